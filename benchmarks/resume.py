@@ -5,20 +5,28 @@ through the real box (journal writer, checkpoints every ``CHECKPOINT_EVERY``
 records at quiet moments, as the deciding thread writes them), then, each in
 a fresh process as a restarted deciding process is:
 
-* resume: ``box_session.resumed_box`` (lock, read every line with its checksum
-  chain, keep only what follows the newest checkpoint, restore it, replay the
-  rest, append): wall time of that call and the process's peak RSS;
+* resume: ``box_session.resumed_box`` as the deciding process calls it, at
+  its priority (SCHED_FIFO where allowed: ``deciding.ask_realtime``) (``checked``: lock, the newest checkpoint found from the file's end, its
+  line and what follows read and checked, restore it, replay the rest,
+  append): wall time of that call and the process's peak RSS;
+* the same with every line's checksum chain checked (``resumed_box`` without
+  ``checked``: what the deciding process did before), and the screen's check
+  at ``play --resume`` (``session.resumable``: the whole chain, the newest
+  checkpoint decoded for the phones' pages), done once per game handed over;
 * restart, what the players wait: ``buzzerbox play --resume`` of the journal
   cut just before its newest checkpoint, its deciding process killed (-9)
   as it shows the game; wall time from the kill to the next one's first
-  ``View`` on the viewer socket (its resume replaying the most records a
-  resume replays, said with the checkpoints the file held then);
+  ``View`` on the viewer socket, and to the screen's process taking it (its
+  ``showing view`` line) (its resume replaying the most records a resume
+  replays, said with the checkpoints the file held then);
 * the same journal replayed whole (what a resume did before checkpoints);
 * ``buzzerbox journal check`` of a 2 MB and a 20 MB cut of it: peak RSS (flat in
   the file's size);
 
 and what a checkpoint costs per game (encode ms, median of 5; bytes), each game
 played to ``--cost-records`` records with the live box's bounded logs.
+
+``--burners N`` runs N ``yes > /dev/null`` beside it all (a loaded box).
 
 What it proves: resume time and memory for a journal this long on this machine.
 What it cannot: a Pi's slower core (3-5x), or a checkpoint-less journal an old
@@ -29,7 +37,7 @@ box wrote (that one is replayed whole, as before).
     PYTHONPATH=. python benchmarks/resume.py --keep /tmp/evenings   # the evening is kept, and reused next time
     PYTHONPATH=. python benchmarks/resume.py --keep /tmp/evenings --every 10000 --no-costs   # another interval's worst case
 
-The last line: ``RESULT records=... resume_s=... rss_mib=...``.
+The last line: ``RESULT records=... resume_s=... rss_mib=... restart_s=... screen_s=... check_s=...``.
 """
 
 from __future__ import annotations
@@ -65,11 +73,20 @@ def peak_mib():
 _RESUME = _PEAK + """
 import sys, time
 from controller.box import session as box_session
+from controller.box.deciding import ask_realtime
+ask_realtime()  # as the deciding process runs (its screen lifts it as it starts it: ``deciding.lift``)
 t, cpu = time.perf_counter(), time.process_time()
-box, journal = box_session.resumed_box(sys.argv[1])
+box, journal = box_session.resumed_box(sys.argv[1], checked=sys.argv[2] == "checked")
 took, cpu = time.perf_counter() - t, time.process_time() - cpu
 box.journal.close()
 print(took, journal.count, journal.dropped, cpu, peak_mib())
+"""
+_SCREEN = _PEAK + """
+import sys, time
+from controller.box import session as box_session
+t, cpu = time.perf_counter(), time.process_time()
+box_session.resumable(sys.argv[1], carry_on=True)
+print(time.perf_counter() - t, 0, 0, time.process_time() - cpu, peak_mib())
 """
 _REPLAY = _PEAK + """
 import sys, time
@@ -112,11 +129,13 @@ def worst_cut(source: Path, target: Path, every: int = CHECKPOINT_EVERY) -> None
     target.write_bytes(data[:end])
 
 
-def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, bool]:
+def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, bool, float]:
     """``play --resume`` of ``journal`` (a copy is played), its deciding process killed (-9) as it
     shows the game: seconds from the kill to its successor's first ``View``, the CPU seconds the
-    successor had used by then (from its exec: imports, resume, first view), and whether the file
-    held no checkpoint more by then (the successor replayed every record after the cut's newest)."""
+    successor had used by then (from its exec: imports, resume, first view), whether the file
+    held no checkpoint more by then (the successor replayed every record after the cut's newest),
+    and seconds from the kill to the screen's process taking that successor's first view (its
+    ``showing view`` line: its restarting line goes, the game is drawn)."""
     from controller import channel
     from controller import protocol as p
     from controller.box.process import READY_LINE
@@ -125,6 +144,8 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
     shutil.copy(journal, copy)
     before = copy.read_bytes().count(b'"type":"checkpoint"')
     ready = READY_LINE.split("{pid}")[0]
+    showing = "screen process: showing view"
+    shown: list[float] = []  # when the screen took each deciding process's first view
     proc = subprocess.Popen([sys.executable, "-m", "controller", "--lang", "en", "play", game, "--players", "4",
                              "--headless", "--seconds", "3600", "--resume", str(copy), "--viewer-socket", str(at)],
                             env={**os.environ, "PYTHONPATH": ".", "SDL_VIDEODRIVER": "dummy",
@@ -137,6 +158,8 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
         for line in proc.stderr:
             if line.startswith(ready):
                 pids.append(int(line[len(ready):].split(":")[0]))
+            elif line.startswith(showing):
+                shown.append(time.perf_counter())
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
@@ -178,6 +201,10 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
             ticks = f.read().rsplit(")", 1)[1].split()
         cpu = (int(ticks[11]) + int(ticks[12])) / os.sysconf("SC_CLK_TCK")
         worst = copy.read_bytes().count(b'"type":"checkpoint"') == before
+        until = time.monotonic() + 600
+        while len(shown) < 2 and reader.is_alive() and time.monotonic() < until:
+            time.sleep(0.005)  # (polling: a benchmark, not a test)
+        screen = shown[1] - killed if len(shown) >= 2 else float("nan")
         proc.send_signal(signal.SIGTERM)
         proc.wait(120)
     finally:
@@ -185,7 +212,7 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
         reader.join(10)
-    return took, cpu, worst
+    return took, cpu, worst, screen
 
 
 def child(code: str, *args: str) -> tuple[list[str], int]:
@@ -265,9 +292,28 @@ def main(argv: list[str] | None = None) -> int:
                         help="the worst case of a box journaling a checkpoint every this many records "
                              "(default: the box's; at most the evening's own interval)")
     parser.add_argument("--no-costs", action="store_true", help="skip the checkpoint's cost per game")
+    parser.add_argument("--burners", type=int, default=0, help="run this many `yes > /dev/null` beside it")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # the burners are stopped below all the same
+    burners = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL, start_new_session=True)
+               for _ in range(args.burners)]
+    try:
+        return measure(args)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.2f}-{max(values):.2f}"
+
+
+def measure(args: argparse.Namespace) -> int:
+    """The figures, printed as they come; the RESULT line last."""
     records = args.records or (40_000 if args.quick else 400_000)
-    print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; "
+    print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          f"({args.burners} burners); "
           f"a checkpoint every {CHECKPOINT_EVERY:,} records; the worst case for one every {args.every:,}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -282,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{checkpoints} checkpoints")
         copy = folder / "copy.jsonl"
         shutil.copy(path, copy)
-        box, _journal = box_session.resumed_box(copy)
+        box, _journal = box_session.resumed_box(copy, checked=True)
         assert box.journal is not None
         box.journal.close()
         ms, size = encode_cost(box)
@@ -292,21 +338,39 @@ def main(argv: list[str] | None = None) -> int:
         worst = folder / "worst.jsonl"
         worst_cut(path, worst, args.every)
         for name, source in (("the newest checkpoint at the end", path), ("the most records after it", worst)):
+            walls, cpus = [], []
             for _ in range(3):
                 shutil.copy(source, copy)
-                out, _code = child(_RESUME, str(copy))
-                resume_s.append(float(out[0]))
-                resume_cpu.append(float(out[3]))
+                out, _code = child(_RESUME, str(copy), "checked")
+                walls.append(float(out[0]))
+                cpus.append(float(out[3]))
                 resume_peak.append(float(out[4]))
                 print(f"resume, {name}: {float(out[0]):.2f} s ({float(out[3]):.2f} s CPU; {int(out[1]):,} records "
-                      f"read, {int(out[1]) - int(out[2]):,} replayed), peak RSS {float(out[4]):.0f} MiB")
-        waits = []
+                      f"in it, {int(out[1]) - int(out[2]):,} replayed), peak RSS {float(out[4]):.0f} MiB, "
+                      f"load {os.getloadavg()[0]:.1f}")
+            print(f"  spread: wall {spread(walls)} s, CPU {spread(cpus)} s")
+            resume_s += walls
+            resume_cpu += cpus
+        shutil.copy(worst, copy)
+        out, _code = child(_RESUME, str(copy), "whole")
+        print(f"resume checking every line's chain (before), the most records after it: {float(out[0]):.2f} s "
+              f"({float(out[3]):.2f} s CPU), peak RSS {float(out[4]):.0f} MiB, load {os.getloadavg()[0]:.1f}")
+        checks = []
+        for _ in range(2):
+            out, _code = child(_SCREEN, str(worst))
+            checks.append(float(out[0]))
+            print(f"the screen's check at play --resume (resumable: every line's chain, the checkpoint decoded for "
+                  f"the pages): {float(out[0]):.2f} s ({float(out[3]):.2f} s CPU), peak RSS {float(out[4]):.0f} MiB, "
+                  f"load {os.getloadavg()[0]:.1f}")
+        waits, screens = [], []
         for _ in range(3):
-            took, cpu, worst_case = restart_wait(worst, folder, args.game)
+            took, cpu, worst_case, screen = restart_wait(worst, folder, args.game)
             waits.append(took)
+            screens.append(screen)
             print(f"restart, kill -9 to the next one's first view: {took:.2f} s ({cpu:.2f} s CPU of the next one, "
-                  "from its exec)"
+                  f"from its exec), the screen's process took it at {screen:.2f} s, load {os.getloadavg()[0]:.1f}"
                   + ("" if worst_case else " (a checkpoint was written meanwhile: not the worst case)"))
+        print(f"  spread: {spread(waits)} s; the screen's: {spread(screens)} s")
         if not args.no_full_replay:
             out, _code = child(_REPLAY, str(path))
             print(f"full replay (what a resume did before checkpoints): {float(out[0]):.2f} s ({float(out[3]):.2f} s "
@@ -327,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {os.getloadavg()[0]:.2f}: wall time is the deciding process's share of the cores; "
           f"CPU time is what it needs (resume worst {max(resume_cpu):.2f} s CPU)")
     print(f"RESULT records={count} resume_s={max(resume_s):.2f} rss_mib={max(resume_peak):.0f} "
-          f"restart_s={max(waits):.2f}")
+          f"restart_s={max(waits):.2f} screen_s={max(screens):.2f} check_s={max(checks):.2f}")
     return 0
 
 

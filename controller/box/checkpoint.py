@@ -171,13 +171,15 @@ def _hashable(key: Any) -> Any:
     return key
 
 
-#: what ``_Decoder.shell`` says of a node that is no container
-_NOT_A_CONTAINER: Any = object()
+#: what a node's value is as it stands (``_Decoder.value``'s first case, inlined where it counts)
+_PLAIN = frozenset({int, str, float, bool, type(None)})
 
 
 class _Decoder:
     """Shells first (lists, dicts, sets, deques, objects), immutable nodes when
-    first needed; objects are filled before the dicts and sets that may hash them."""
+    first needed; objects are filled before the dicts and sets that may hash them.
+    What a node refers to again (a shape, a class, its slots) is checked once and
+    kept: a long quiz's state has tens of thousands of objects of a few shapes."""
 
     def __init__(self, nodes: list[Any], shapes: list[Any]) -> None:
         if not isinstance(nodes, list) or len(nodes) > MAX_NODES or not isinstance(shapes, list):
@@ -186,15 +188,15 @@ class _Decoder:
         self.shapes = shapes
         self.made: dict[int, Any] = {}
         self.resolving: set[int] = set()
+        self._shapes: dict[int, tuple[str, str, list[str]]] = {}  # shapes checked, by index
+        self._classes: dict[tuple[str, str], type] = {}  # classes found and checked, by module and name
+        self._slots: dict[type, frozenset[str]] = {}
 
     def value(self, v: Any) -> Any:
-        if v is None or isinstance(v, bool | str):
+        kind = type(v)
+        if kind is int or kind is str or kind is float or kind is bool or v is None:
             return v
-        if type(v) is int:
-            return v
-        if type(v) is float:
-            return v
-        if type(v) is dict and len(v) == 1:
+        if kind is dict and len(v) == 1:
             if "i" in v and type(v["i"]) is str and len(v["i"]) <= 4000:
                 return int(v["i"])
             if "f" in v and v["f"] in ("nan", "inf", "-inf"):
@@ -231,18 +233,25 @@ class _Decoder:
         """An ``obj`` or ``sdict`` node's module, class, names and values."""
         if len(node) != 3 or type(node[1]) is not int or not 0 <= node[1] < len(self.shapes) or type(node[2]) is not list:
             raise CheckpointError(f"a {node[0]} node without its shape")
-        shape = self.shapes[node[1]]
-        if (type(shape) is not list or len(shape) != 3 or type(shape[0]) is not str or type(shape[1]) is not str
-                or type(shape[2]) is not list or not all(type(n) is str for n in shape[2])
-                or len(shape[2]) != len(node[2])):
+        checked = self._shapes.get(node[1])
+        if checked is None:
+            shape = self.shapes[node[1]]
+            if (type(shape) is not list or len(shape) != 3 or type(shape[0]) is not str or type(shape[1]) is not str
+                    or type(shape[2]) is not list or not all(type(n) is str for n in shape[2])):
+                raise CheckpointError(f"shape {node[1]} is not names for its values")
+            checked = self._shapes[node[1]] = (shape[0], shape[1], shape[2])
+        if len(checked[2]) != len(node[2]):
             raise CheckpointError(f"shape {node[1]} is not names for its values")
-        return shape[0], shape[1], shape[2], node[2]
+        return checked[0], checked[1], checked[2], node[2]
 
     def cls(self, node: list[Any]) -> type:
         """The class a node names: already imported, defined where it says, in an allowed module."""
         if len(node) < 3 or type(node[1]) is not str or type(node[2]) is not str:
             raise CheckpointError(f"a {node[0]} node without its class")
         module_name, qualname = node[1], node[2]
+        known = self._classes.get((module_name, qualname))
+        if known is not None:
+            return known
         if not _allowed_module(module_name):
             raise CheckpointError(f"{module_name}.{qualname} is not a class a checkpoint may make")
         module = sys.modules.get(module_name)
@@ -254,6 +263,7 @@ class _Decoder:
         if (not isinstance(found, type) or vars(found).get("__module__") != module_name
                 or found.__qualname__ != qualname):
             raise CheckpointError(f"{module_name}.{qualname} is not a class defined there")
+        self._classes[module_name, qualname] = found
         return found
 
     def immutable(self, index: int, node: list[Any]) -> Any:
@@ -288,62 +298,64 @@ class _Decoder:
         raise CheckpointError(f"node {index} is a {kind[:20]!r}, which a checkpoint does not hold")
 
     def decode(self, root: Any) -> Any:
-        """The value ``root`` names: every container made empty first (each may hold another, or itself),
-        then filled."""
         fills: list[tuple[int, list[Any], Any]] = []
         for index, node in enumerate(self.nodes):
             if type(node) is not list or not node:
                 raise CheckpointError(f"node {index} is not a node")
-            shell = self.shell(node)
-            if shell is _NOT_A_CONTAINER:
+            kind = node[0]
+            shell: Any
+            if kind == "list":
+                shell = []
+            elif kind == "dict":
+                shell = {}
+            elif kind == "counter":
+                shell = Counter()
+            elif kind == "set":
+                shell = set()
+            elif kind == "deque":
+                if len(node) != 3 or not (node[2] is None or (type(node[2]) is int and 0 <= node[2] <= 10**7)):
+                    raise CheckpointError("a deque node without its length limit")
+                shell = deque(maxlen=node[2])
+            elif kind == "sdict":
+                shell = {}
+            elif kind == "obj":
+                module, name, _names, _values = self.shape(node)
+                cls = self.cls([kind, module, name])
+                if cls.__new__ is not object.__new__ or issubclass(cls, BaseException | enum.Enum):
+                    raise CheckpointError(f"{node[2]} is not a class a checkpoint may make")
+                shell = object.__new__(cls)
+            else:
                 continue
             self.made[index] = shell
             fills.append((index, node, shell))
         # objects deepest first, then lists, then what hashes its items
         order: dict[str, int] = {"obj": 0, "list": 1, "deque": 1, "sdict": 1, "dict": 2, "counter": 2, "set": 2}
         fills.sort(key=lambda f: (order[f[1][0]], -f[0]))
+        value, plain = self.value, _PLAIN
         for _index, node, shell in fills:
-            self.fill(node, shell)
+            kind = node[0]
+            if kind == "obj":
+                _module, _name, names, values = self.shape(node)
+                self.fill_object(shell, names, values)
+            elif kind == "sdict":
+                _module, _name, names, values = self.shape(node)
+                shell.update(zip(names, [v if type(v) in plain else value(v) for v in values], strict=True))
+            elif kind == "list" or kind == "deque":
+                shell.extend([v if type(v) in plain else value(v) for v in self.items(node)])
+            elif kind == "set":
+                shell.update(_hashable(self.value(v)) for v in self.items(node))
+            else:
+                for pair in self.items(node):
+                    if type(pair) is not list or len(pair) != 2:
+                        raise CheckpointError("a dict entry is not a key and a value")
+                    shell[_hashable(self.value(pair[0]))] = self.value(pair[1])
         return self.value(root)
 
-    def shell(self, node: list[Any]) -> Any:
-        """The empty container a node is (``_NOT_A_CONTAINER``: a value, made when it is read)."""
-        kind = node[0]
-        if kind in ("list", "dict", "sdict", "counter", "set"):
-            return {"list": list, "dict": dict, "sdict": dict, "counter": Counter, "set": set}[kind]()
-        if kind == "deque":
-            if len(node) != 3 or not (node[2] is None or (type(node[2]) is int and 0 <= node[2] <= 10**7)):
-                raise CheckpointError("a deque node without its length limit")
-            return deque(maxlen=node[2])
-        if kind == "obj":
-            module, name, _names, _values = self.shape(node)
-            cls = self.cls([kind, module, name])
-            if cls.__new__ is not object.__new__ or issubclass(cls, BaseException | enum.Enum):
-                raise CheckpointError(f"{node[2]} is not a class a checkpoint may make")
-            return object.__new__(cls)
-        return _NOT_A_CONTAINER
-
-    def fill(self, node: list[Any], shell: Any) -> None:
-        """A container's items (an object's attributes) put in it."""
-        kind = node[0]
-        if kind == "obj":
-            _module, _name, names, values = self.shape(node)
-            self.fill_object(shell, names, values)
-        elif kind == "sdict":
-            _module, _name, names, values = self.shape(node)
-            shell.update(zip(names, (self.value(v) for v in values), strict=True))
-        elif kind == "list" or kind == "deque":
-            shell.extend(self.value(v) for v in self.items(node))
-        elif kind == "set":
-            shell.update(_hashable(self.value(v)) for v in self.items(node))
-        else:
-            for pair in self.items(node):
-                if type(pair) is not list or len(pair) != 2:
-                    raise CheckpointError("a dict entry is not a key and a value")
-                shell[_hashable(self.value(pair[0]))] = self.value(pair[1])
-
     def fill_object(self, shell: Any, names: list[str], values: list[Any]) -> None:
-        slots = set(_slots(type(shell)))
+        cls = type(shell)
+        slots = self._slots.get(cls)
+        if slots is None:
+            slots = self._slots[cls] = frozenset(_slots(cls))
         for name, raw in zip(names, values, strict=True):
             value = self.value(raw)
             if name in slots:

@@ -10,6 +10,7 @@ Nothing here draws or serves: no pygame, no aiohttp.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import logging
 import os
@@ -227,6 +228,20 @@ PRIORITY_WORDS = {
     "normal": N_("normal priority, nice {n} (neither SCHED_FIFO nor a lower nice level allowed: "
                  "the kiosk unit grants them, docs/display.md)"),
 }
+
+
+def lift(pid: int, priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE) -> None:
+    """A deciding process its screen just started runs at its priority from its first
+    import, not from when it asks for itself (``ask_realtime``, after its imports): a
+    restart's imports and resume are what the players wait for, and on a loaded box
+    they waited for the other processes' turns. Not allowed here: nothing changes (the
+    process's own ask says what it got)."""
+    try:
+        os.sched_setscheduler(pid, os.SCHED_FIFO, os.sched_param(priority))
+    except (AttributeError, OSError):  # no SCHED_FIFO here, or not allowed; a process gone already
+        with contextlib.suppress(OSError):
+            if os.getpriority(os.PRIO_PROCESS, pid) > nice:
+                os.setpriority(os.PRIO_PROCESS, pid, nice)
 
 
 def ask_realtime(priority: int = DECIDER_RT_PRIORITY, nice: int = DECIDER_NICE, translated: bool = False) -> str:

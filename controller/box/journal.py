@@ -128,14 +128,16 @@ def _write_back_unsaved(journal: Journal, sink: FileSink) -> Journal:
 
 
 def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None,
-           carry_on: bool = False, since_checkpoint: bool = False) -> tuple[Journal, JournalWriter]:
+           carry_on: bool = False, since_checkpoint: bool = False,
+           checked: bool = False) -> tuple[Journal, JournalWriter]:
     """Lock a journal, check it, cut a torn end, and open it for appending.
     Raises JournalLocked (naming the pid) if another writer has it, and
     JournalError for a damaged journal, which is never changed. ``carry_on``:
     a game the host ended (Esc) goes on after its end record (the next end
     closes it again; a replay reads through both). ``since_checkpoint``: the
     journal keeps only its newest checkpoint and what follows (``load``);
-    every line's chain is checked all the same."""
+    every line's chain is checked all the same, unless ``checked`` says the lines
+    before the newest checkpoint were checked already (``load``: found from the end)."""
     p = Path(path)
     if not p.is_file():
         load(p)  # the one-line error for a missing file or a folder
@@ -145,7 +147,7 @@ def resume(path: str | Path, fsync: bool = True, *, threaded: bool | None = None
         raise JournalError(_("cannot open {path} to continue it: {problem}").format(
             path=p, problem=exc.strerror or exc)) from None
     try:
-        journal = load(p, since_checkpoint=since_checkpoint)  # read under the lock: nobody appends meanwhile
+        journal = load(p, since_checkpoint=since_checkpoint, checked=checked)  # under the lock: nobody appends meanwhile
         _refuse_damage(journal)
         if not journal.unsaved_lines and not carry_on:
             refuse_ended(journal)

@@ -23,6 +23,7 @@ import itertools
 import json
 import math
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta, timezone
@@ -565,7 +566,7 @@ class Journal:
     next_seq: int = 1
     last_sum: str = CHAIN_START
     unsaved_lines: int = 0  # records a refusing disk left in the .unsaved file beside it
-    count: int = 0  # good records read, kept in ``records`` or not
+    count: int = 0  # good records, kept in ``records`` or not (before a checkpoint found from the end: by its seq)
     dropped: int = 0  # good records read but not kept (before the newest checkpoint, or handed to ``each``)
     last_record: Record | None = None
     #: the game's last moment (``last_t_us``), kept while reading: the records may not be
@@ -823,6 +824,90 @@ def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
     return newest
 
 
+#: how a checkpoint's line ends, before its sum's 16 hex digits (keys are sorted: ``type`` is its last)
+_CHECKPOINT_TAIL = b'"type":"checkpoint"' + _SUM_PREFIX
+_HEX = frozenset(b"0123456789abcdef")
+_BACK_BLOCK = 1 << 20
+
+
+def _checkpoint_from_end(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
+    """A restart's read, when the chain before the newest checkpoint was checked
+    already (``load(..., checked=True)``): that checkpoint found by reading the file
+    backwards from its end, in blocks, and its own checksum checked on its bytes
+    against the sum that ends the line before it. The same tuple as
+    ``_newest_checkpoint`` (header line, the checkpoint's line number, offset, the
+    sum before it, records before it: its place comes from its ``seq``, the line
+    count is not read); None when there is none (or it is odd: format 1, a
+    checkpoint line past ``MAX_CHECKPOINT_LINE_BYTES``, a sum that does not hold):
+    the full reader then reads every line. The work is the tail after the
+    checkpoint, whatever the file's length."""
+    header = f.readline(MAX_LINE_BYTES + 1)
+    if not header.endswith(b"\n"):
+        return None
+    try:
+        first = parse_json(header[:-1].decode("utf-8", "replace"), 1)
+        if parse_header(first, 1).version < 2:
+            return None
+        _check_chain(header[:-1], first, 1, 0, CHAIN_START)
+    except RecordError:
+        return None
+    end = f.seek(0, os.SEEK_END)
+    found = _find_back(f, len(header), end, _CHECKPOINT_TAIL, whole_line=True)
+    if found is None:
+        return None
+    start = _line_start(f, len(header), found)
+    close = found + len(_CHECKPOINT_TAIL) + SUM_HEX + 2  # the checkpoint's line ends here, before its newline
+    if start is None or start < len(header) or close - start > MAX_CHECKPOINT_LINE_BYTES:
+        return None
+    f.seek(start - _SUM_TAIL - 1)
+    before = f.read(_SUM_TAIL + 1)  # the end of the line before it: ``,"sum":"<hex>"}`` and its newline
+    previous = before[-SUM_HEX - 3:-3]
+    if not before.endswith(b'"}\n') or not before.startswith(_SUM_PREFIX) or not set(previous) <= _HEX:
+        return None
+    raw = f.read(close - start)
+    seq = re.match(rb'\{"seq":([1-9][0-9]{0,18}),', raw)
+    if seq is None or not _long_line_ok(raw, previous.decode("ascii"), FORMAT_VERSION):
+        return None
+    number = int(seq[1]) + 1
+    return header, number, start, previous.decode("ascii"), number - 2
+
+
+def _find_back(f: BinaryIO, floor: int, end: int, needle: bytes, *, whole_line: bool = False) -> int | None:
+    """The offset of the last ``needle`` in the file between ``floor`` and ``end``,
+    read backwards in blocks (memory: a block); ``whole_line``: one followed by
+    a sum's 16 hex digits, ``"}`` and a newline (a whole line's end)."""
+    keep = len(needle) + SUM_HEX + 3  # a match across two blocks is found in the earlier one, whole
+    at, carry = end, b""
+    while at > floor:
+        start = max(floor, at - _BACK_BLOCK)
+        f.seek(start)
+        block = f.read(at - start) + carry
+        stop = at - start + len(needle) - 1  # a match starts in this block's own bytes (the carry's were searched)
+        while (hit := block.rfind(needle, 0, stop)) >= 0:
+            tail = block[hit + len(needle):hit + keep]
+            if not whole_line or (tail[SUM_HEX:] == b'"}\n' and set(tail[:SUM_HEX]) <= _HEX):
+                return start + hit
+            stop = hit + len(needle) - 1
+        at, carry = start, block[:keep]
+    return None
+
+
+def _line_start(f: BinaryIO, floor: int, at: int) -> int | None:
+    """Where the line holding offset ``at`` starts (after the newline before it, not before ``floor``);
+    None past ``MAX_CHECKPOINT_LINE_BYTES`` back."""
+    pos = at
+    while pos > floor:
+        start = max(floor, pos - _BACK_BLOCK)
+        f.seek(start)
+        newline = f.read(pos - start).rfind(b"\n")
+        if newline >= 0:
+            return start + newline + 1
+        if at - start > MAX_CHECKPOINT_LINE_BYTES:
+            return None
+        pos = start
+    return floor
+
+
 def _with_last(items: Iterator[tuple[int, int, bytes, bool]]) -> Iterator[tuple[tuple[int, int, bytes, bool], bool]]:
     """Each item, and whether it is the last one."""
     previous = next(items, None)
@@ -923,12 +1008,18 @@ def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
 
 
 def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord | None = None,
-         head: bool = False) -> Journal:
+         head: bool = False, checked: bool = False) -> Journal:
     """Read a journal file as it streams (memory flat in its size): damage is
     reported in the result, not raised. ``since_checkpoint`` keeps only the newest
     checkpoint and what follows it (a resume); ``each`` gets every record and none
     is kept (``journal check``); every line's chain is checked either way.
-    ``head``: the session header only (what game a journal is, before resuming it)."""
+    ``head``: the session header only (what game a journal is, before resuming it).
+    ``checked`` (with ``since_checkpoint``: a deciding process resuming a game handed
+    over): the lines before the newest checkpoint were checked already, by the screen
+    that handed the game over (``session.resumable``) or as this game's deciding
+    processes wrote them: that checkpoint is found from the file's end and only it and
+    what follows are read and checked (``_checkpoint_from_end``): the work does not grow
+    with the file."""
     p = Path(path)
     if not p.exists() and not p.is_symlink():
         raise JournalError(_("no journal at {path}: give the path 'simulate --journal' or 'play' wrote").format(path=p))
@@ -938,7 +1029,8 @@ def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord |
         raise JournalError(str(exc)) from None
     try:
         with os.fdopen(fd, "rb", buffering=1 << 20) as f:
-            newest = _newest_checkpoint(f) if since_checkpoint and each is None and not head else None
+            find = _checkpoint_from_end if checked else _newest_checkpoint
+            newest = find(f) if since_checkpoint and each is None and not head else None
             if newest is None:
                 f.seek(0)
                 lines = itertools.islice(_file_lines(f), 1) if head else _file_lines(f)

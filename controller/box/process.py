@@ -1078,7 +1078,9 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
             # simulated players' stations are the game's own, whatever the wiring (it lights their lamps)
             box = session.journaled_box(taking.header, profile if taking.bots is None else None, taking.journal)
         else:
-            box, _journal = session.resumed_box(taking.journal, carry_on=taking.carry_on)
+            # its screen checked the whole chain as it handed the game over (``session.resumable``), or this
+            # game's deciding processes wrote it: the newest checkpoint is found from the end, only what follows read
+            box, _journal = session.resumed_box(taking.journal, carry_on=taking.carry_on, checked=True)
     except RollCallLeft:
         if inputs.lights is not None:
             inputs.lights.all_off()

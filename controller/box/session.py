@@ -461,16 +461,20 @@ def box_of_record(path: str | Path, journal: journal_mod.Journal | None = None) 
 
 def resumed_box(path: str | Path, profile: Profile | None = None, game: str | None = None,
                 *, wall_clock: Callable[[], float] = time.time,
-                carry_on: bool = False) -> tuple[Box, journal_mod.Journal]:
+                carry_on: bool = False, checked: bool = False) -> tuple[Box, journal_mod.Journal]:
     """The box of a journaled game, rebuilt, appending to the same journal and
     carrying on a second after its last moment, whatever the clock did meanwhile
     (restarted at 0 after a power cut, or ran on). The journal is locked first
     (one writer at a time) and must be this game on this profile's stations.
     ``carry_on``: a game the host ended before its end goes on too (the
-    scores and the question where it stopped); one played to its end does not."""
+    scores and the question where it stopped); one played to its end does not.
+    ``checked``: the lines before the newest checkpoint were checked already (the
+    deciding process: its screen checked the whole chain, ``resumable``, or this
+    game's deciding processes wrote them): that checkpoint is found from the end
+    and only it and what follows are read, whatever the journal's length."""
     check_matches(path, profile, game)
     # a restart replays only since the newest checkpoint
-    journal, writer = journal_mod.resume(path, carry_on=carry_on, since_checkpoint=True)
+    journal, writer = journal_mod.resume(path, carry_on=carry_on, since_checkpoint=True, checked=checked)
     try:
         try:
             box = box_from_journal(journal, writer, from_checkpoint=True)

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 from controller import channel
 from controller import protocol as p
+from controller.box.deciding import lift
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.system import signals
 from games.base import BuzzerBoxError, GameSpec
@@ -107,6 +108,7 @@ class EveningLink:
         command += ["--viewer-socket", self.viewer_socket] if self.viewer_socket else []
         with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
             self.process = subprocess.Popen(command, pass_fds=[theirs.fileno(), answers.fileno()])
+        lift(self.process.pid)  # its imports at its priority too (``deciding.lift``)
         theirs.close()
         answers.close()
         self.sock = mine

@@ -35,7 +35,7 @@ import pygame
 
 from controller import channel
 from controller import protocol as p
-from controller.box.deciding import LIVE_WINDOW
+from controller.box.deciding import LIVE_WINDOW, lift
 from controller.box.journal_writer import unsaved_line
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.runtime import HORIZON_WATERMARKS
@@ -570,6 +570,7 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--bots"] + (["--board-sim"] if game.bots.board_sim else [])
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
+    lift(process.pid)  # its imports and its resume at its priority: a restart is what the players wait for
     theirs.close()
     if new:  # its first message: the game it journals (without a header it says so and stops)
         with contextlib.suppress(OSError):  # gone already: the watch says so

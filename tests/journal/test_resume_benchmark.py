@@ -20,8 +20,8 @@ def test_the_restart_is_timed_from_the_kill_to_the_next_ones_first_view(
     resume.evening(evening, 500, "quiz")
     resume.worst_cut(evening, worst)
     assert worst.read_bytes().count(b'"type":"checkpoint"') >= 1  # records after its newest: replayed
-    took, cpu, worst_case = resume.restart_wait(worst, tmp_path, "quiz")
-    assert took > 0 and cpu > 0 and worst_case  # the one killed and the next wrote no checkpoint before it showed the game
+    took, cpu, worst_case, screen = resume.restart_wait(worst, tmp_path, "quiz")
+    assert took > 0 and cpu > 0 and worst_case and screen > 0  # the one killed and the next wrote no checkpoint before it showed the game
     resume.worst_cut(evening, worst, every=40)  # a shorter interval's worst case, from the same evening
     lines = worst.read_bytes().splitlines()
     newest = max(k for k, line in enumerate(lines) if b'"type":"checkpoint"' in line)
