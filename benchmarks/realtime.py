@@ -31,7 +31,8 @@ Per design: contact -> lamp and settle -> lamp (p50/p99), **overhead = lamp
 (the audit's contest counted apart), live != virtual. The legend printed
 with the figures says what each proves and cannot. The last line is
 ``RESULT overhead_p50_ms=… overhead_p99_ms=… floor_p99_ms=… within_1ms=…
-wrong=…`` for the shipped design, over both settings.
+wrong=… setting=…`` for the shipped design in the setting furthest from the
+goal (its p99 over that setting's floor p99 the most; wrong winners of both).
 
     PYTHONPATH=. python benchmarks/realtime.py            # 300 contests per design and setting, ~20 min
     PYTHONPATH=. python benchmarks/realtime.py --quick    # 100, ~7 min
@@ -242,8 +243,7 @@ def main(argv: list[str] | None = None) -> int:
           f"profile {PROFILE}; designs {', '.join(designs)} interleaved; {rounds} games x {per_round} contests per "
           f"design and setting")
     print(LEGEND)
-    shipped: list[bk.Judged] = []
-    floor_all: list[int] = []
+    per_setting: list[tuple[str, bk.Figures, bk.Summary]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for label, burners in settings:
             games, floor = run_setting(label, burners, designs, rounds, per_round, args.seed, Path(tmp), args.verbose,
@@ -251,12 +251,16 @@ def main(argv: list[str] | None = None) -> int:
             report(label, games, floor)
             if args.profile_steps:
                 report_steps(label, games)
-            shipped += [j for g in games.get("shipped", []) for j in g.judged]
-            floor_all += floor
-    f, fl = bk.Figures.of(shipped), bk.Summary.of(floor_all)
+            shipped = [j for g in games.get("shipped", []) for j in g.judged]
+            per_setting.append((label, bk.Figures.of(shipped), bk.Summary.of(floor)))
+    # the goal holds in each setting or not at all: the setting furthest from it, not the two pooled
+    # (pooled, an idle p99 over the goal hid behind a loaded one under it)
+    label, f, fl = max(per_setting, key=lambda s: s[1].overhead.p99 - s[2].p99)
+    wrong = sum(s[1].wrong for s in per_setting)
     print(f"RESULT overhead_p50_ms={bk.ms(f.overhead.p50)} overhead_p99_ms={bk.ms(f.overhead.p99)} "
-          f"floor_p99_ms={bk.ms(fl.p99)} within_1ms={f.within_1ms}/{f.timed} wrong={f.wrong} "
-          f"written_late={f.late_edges} late_contests={f.late_contests} late_wrong={f.late_wrong}")
+          f"floor_p99_ms={bk.ms(fl.p99)} within_1ms={f.within_1ms}/{f.timed} wrong={wrong} "
+          f"written_late={f.late_edges} late_contests={f.late_contests} late_wrong={f.late_wrong} "
+          f"setting={label.replace(' ', '_')}")
     return 0
 
 
