@@ -18,6 +18,7 @@ the second place they are kept.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import errno
 import fcntl
 import logging
@@ -648,25 +649,34 @@ def unsaved_line(unsaved: int, kept: str | Path | None) -> str:
 def _keep_aside(path: Path, lines: list[bytes]) -> tuple[Path | None, int]:
     """The records the journal's disk refused at close, in the second file
     (another disk may hold it: a symlink), whole lines as many as it takes,
-    in order: the file (None when it took none) and how many it holds."""
+    in order: the file (None when it took none) and how many it holds. Written
+    unbuffered, so a line the disk took only in part is cut off again: the
+    file ends on a whole record, and a resume writes it back."""
     aside = unsaved_path(path)
     kept = 0
     try:
-        with open(aside, "ab") as f:
-            start = f.tell()
-            try:
-                for line in lines:
-                    f.write(line)
-                    f.flush()
-                    kept += 1
-                    start += len(line)
-            finally:  # a line the disk took only in part is cut: the file ends on a whole record
-                if kept < len(lines):
-                    f.truncate(start)
-            os.fsync(f.fileno())
+        fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     except OSError as exc:
-        log.error("journal %s: cannot keep %s unsaved records in %s: %s", path,
-                  "the" if not kept else f"the last {len(lines) - kept}", aside, exc.strerror or exc)
+        log.error("journal %s: cannot keep the unsaved records in %s: %s", path, aside, exc.strerror or exc)
+        return None, 0
+    try:
+        end = os.lseek(fd, 0, os.SEEK_END)
+        try:
+            for line in lines:
+                rest = memoryview(line)
+                while rest:
+                    rest = rest[os.write(fd, rest):]
+                kept += 1
+                end += len(line)
+        except OSError as exc:
+            log.error("journal %s: cannot keep the last %d unsaved records in %s: %s", path, len(lines) - kept,
+                      aside, exc.strerror or exc)
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, end)  # the part of a line it took: the file ends on a whole record
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
     if not kept:
         return None, 0
     log.error("journal %s: %d unsaved records are in %s, in order; 'buzzerbox journal check %s' says more",

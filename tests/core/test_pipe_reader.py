@@ -220,3 +220,29 @@ def test_the_box_reads_nothing_itself_while_the_thread_hands_a_chunk_over(pipe: 
         reader.join(HANG_S)
         assert reader.delivered == [1000, 2000, 3000]
         assert reader.take_waiting(ASKED_AT_US) == ASKED_AT_US  # its writer closed: nothing more can come
+
+
+def test_a_queue_that_fails_to_read_in_the_box_s_step_says_nothing_delivered_and_does_not_raise(
+        pipe: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read error on the deciding thread's own read (a line request gone: EIO) must not end the
+    deciding thread's step with an exception (the game would stop): it says nothing is delivered
+    (None: the box waits, as for a stalled reader) and is not left busy."""
+    import errno
+
+    from controller.box.sources import pipe_reader
+
+    reader = Stamps(pipe)
+    writer = Writer(pipe)
+    try:
+        writer.write(b"1000\n")
+
+        def failing(fd: int, n: int) -> bytes:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+        monkeypatch.setattr(pipe_reader.os, "read", failing)
+        assert reader.take_waiting(ASKED_AT_US) is None
+        assert not reader._busy
+    finally:
+        monkeypatch.undo()
+        writer.close()
+        reader.stop()

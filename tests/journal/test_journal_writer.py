@@ -160,8 +160,6 @@ def test_on_a_card_that_filled_up_the_room_freed_at_close_takes_the_refused_reco
     but for the room the journal kept on that disk: freed at the close, it takes the refused records,
     so ``journal check`` names the gap (INCOMPLETE, exit 1) instead of an interrupted journal that
     reads OK (the records only in the log)."""
-    import builtins
-
     import controller.box.journal_writer as jw
     from tests.journal.test_untrusted_files import full_disk
 
@@ -173,13 +171,15 @@ def test_on_a_card_that_filled_up_the_room_freed_at_close_takes_the_refused_reco
     room = tmp_path / "q.jsonl.reserve"
     kept: list[bool] = []  # the journal kept room for its close
 
-    def card_open(file: object, mode: str = "r", *args: object, **kwargs: object) -> object:
+    real_open = os.open
+
+    def card_open(file: str, flags: int, *args: int, **kwargs: int) -> int:
         if str(file).endswith(".unsaved") and (room.exists() or not any(kept)):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))  # no room but what the journal kept
-        return builtins.open(file, mode, *args, **kwargs)  # type: ignore[call-overload]
+        return real_open(file, flags, *args, **kwargs)
 
     full_disk(path)  # every journal write: "No space left on device"
-    monkeypatch.setattr(jw, "open", card_open, raising=False)
+    monkeypatch.setattr(jw.os, "open", card_open)
     writer = journal.JournalWriter(path, state=journal.load(header))
     kept.append(room.exists())
     writer.write({"type": "tick", "t_us": 5})
@@ -191,6 +191,27 @@ def test_on_a_card_that_filled_up_the_room_freed_at_close_takes_the_refused_reco
     path.write_bytes(header.read_bytes())  # the card as it is: the header, and nothing the game wrote
     code, out, err = run(capsys, "journal", "check", str(path))
     assert code == 1 and out.startswith("INCOMPLETE") and "2 records" in out, (out, err)
+
+
+def test_a_disk_that_takes_part_of_a_line_leaves_the_aside_file_on_a_whole_record(tmp_path: Path) -> None:
+    """The aside file's disk fills in the middle of a record: the part it took is cut off again, so the
+    file ends on a whole record (a resume writes them back; a torn tail made it refuse the journal)."""
+    script = textwrap.dedent("""
+        import resource, signal, sys
+        from pathlib import Path
+        from controller.box import journal_writer as jw
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (250, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+        lines = [b'{"seq":%d,"x":"%s"}\\n' % (n, b"a" * 60) for n in range(6)]
+        aside, kept = jw._keep_aside(Path(sys.argv[1]), lines)
+        print(kept)
+    """)
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "j.jsonl")], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=HANG_S, check=False)
+    assert done.returncode == 0, done.stderr
+    kept = int(done.stdout.split()[-1])
+    data = (tmp_path / "j.jsonl.unsaved").read_bytes()
+    assert 0 < kept < 6 and data.endswith(b"\n") and data.count(b"\n") == kept, (kept, data[-40:])
 
 
 def test_records_no_file_would_take_go_to_the_log_on_close(tmp_path, caplog, monkeypatch):

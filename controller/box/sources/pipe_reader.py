@@ -39,6 +39,7 @@ handing a chunk over) the box is told the busy bound above.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import select
 import threading
@@ -47,6 +48,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.box.timeline import box_now_us
+
+log = logging.getLogger("buzzerbox")
 
 #: the most bytes one read takes (a shorter read emptied the pipe)
 READ_BYTES = 65536
@@ -230,6 +233,10 @@ class PipeReader(threading.Thread):
                 if fd is None or self._ended or not self._waiting(fd) or not self._read(fd):
                     break
             return self.delivered_until_us(now_us)
+        except OSError as exc:  # the queue failed (a line request gone): the reader's thread ends on it
+            log.warning("%s: cannot read its queue (%s): nothing is said delivered until its reader ends",
+                        self.name, exc.strerror or exc)
+            return None
         finally:
             self._lock.release()
 
@@ -244,6 +251,9 @@ class PipeReader(threading.Thread):
         except BlockingIOError:  # readable, then taken by nobody else: nothing after all
             self._busy = bool(partial)
             return False
+        except OSError:
+            self._busy = bool(partial)  # nothing read: not busy with it (the caller says why)
+            raise
         if not chunk:
             self._busy = bool(partial)
             return None
@@ -273,9 +283,10 @@ class PipeReader(threading.Thread):
             os.write(self._wake_w, b"x")
         if self.ident is None:  # never started: its end of the wake-up pipe, and the queue, are closed here
             os.close(self._wake_r)
-            if self._fd is not None:
-                os.close(self._fd)
-                self._fd = None
+            with self._lock:  # not while the deciding thread reads it (``take_waiting``)
+                if self._fd is not None:
+                    os.close(self._fd)
+                    self._fd = None
         elif self is not threading.current_thread():
             self.join(STOP_WAIT_S)
         os.close(self._wake_w)
