@@ -239,6 +239,30 @@ def test_a_brush_whose_release_is_queued_is_never_confirmed_as_a_press(lines_box
     assert [e.player for e in events if e.kind == "winner"] == [1]
 
 
+def test_a_line_events_edge_goes_to_the_box_with_the_kernels_stamp_precision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel stamps a line's edge to 5 µs (``LINE_PRECISION_US``), plus the
+    station's front-end spread: what the arbiter calls a tie, not the 1 µs of a mock pin."""
+    monkeypatch.setattr(linefd, "line_levels", lambda fd, count: [1] * count)
+    prof = profile_mod.load("header-4")
+    got: list[tuple[Any, int]] = []
+
+    class Sink:
+        def edge(self, edge: Any, precision_us: int) -> None:
+            got.append((edge, precision_us))
+
+    chip = StandInChip()
+    source = GpioSource(prof, mock_factory(), lines=chip.open)
+    source.start(Sink())  # type: ignore[arg-type]
+    try:
+        chip.queue(chip.edge(17, 0, 3_000_000))
+        drained(source.reader)
+    finally:
+        source.stop()
+        chip.close()
+    assert [(e.station, e.level, e.t_us, p) for e, p in got] == [
+        (0, 0, 3_000_000, 5 + prof.precision_extra_us(0, "bell"))]
+
+
 def test_events_the_kernel_dropped_are_counted_and_logged(caplog: pytest.LogCaptureFixture) -> None:
     """A line's ``line_seqno`` skipping (the kernel's queue overflowed while the reader
     was behind) is counted and logged; two lines' events out of the request-wide order

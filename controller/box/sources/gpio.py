@@ -300,12 +300,14 @@ class GpioSource(Source):
     def _stamped_callback(self, sink: InputSink, station: int, input_name: str) -> Callable[[int, int], None]:
         """An input's edge, stamped in box µs, to the sink."""
         # the front end's spread between stations widens what counts as a tie;
-        # the station's drop-jig offset comes off its stamps (wiring/README.md)
-        precision = self.precision_us + self.profile.precision_extra_us(station, input_name)
+        # the station's drop-jig offset comes off its stamps (wiring/README.md).
+        # The source's own precision is read at each edge: ``start`` builds these
+        # callbacks before it knows which way the edges come (line events, lgpio, RPi.GPIO)
+        extra = self.profile.precision_extra_us(station, input_name)
         offset = self.profile.offset_us(station)
 
         def on_edge(t_us: int, state: int) -> None:
-            sink.edge(Edge(station, input_name, int(state), t_us - offset), precision)
+            sink.edge(Edge(station, input_name, int(state), t_us - offset), self.precision_us + extra)
 
         return on_edge
 
