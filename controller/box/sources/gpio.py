@@ -262,6 +262,13 @@ class GpioSource(Source):
                 callback(t_us, level)
 
         reader = LineEventReader(fd, on_edge)
+        try:
+            reader.rest(dict(zip(offsets, reader.levels(len(offsets)), strict=True)))  # what its events leave
+        except OSError as exc:
+            reader.stop()  # never started: closes the request
+            log.warning("GPIO inputs not read from the kernel's line events (%s): through %s instead",
+                        exc, type(factory).__name__)
+            return False
         self._line_offsets = offsets
         self.line_reader = reader
         self.precision_us = LINE_PRECISION_US
