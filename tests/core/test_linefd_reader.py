@@ -239,6 +239,50 @@ def test_a_brush_whose_release_is_queued_is_never_confirmed_as_a_press(lines_box
     assert [e.player for e in events if e.kind == "winner"] == [1]
 
 
+def test_a_press_whose_contact_bounced_open_before_the_kernel_read_it_starts_at_its_close(lines_box) -> None:
+    """The kernel names an event's direction by the level its IRQ thread reads, not by the
+    edge it stamped: station 0's bell closes at T and bounces open before that thread runs,
+    so the kernel queues (T, rising), a level the line already rests at. Station 1 closes at
+    T+40, station 0 closes again at T+60 and both hold. Station 0 touched first and wins; its
+    press starts at T, not at its re-close."""
+    box, source, chip, pins = lines_box
+    t = box_now_us()
+    box.host("arm", t - 10_000)
+    box.step(t - 5_000)
+    chip.queue(chip.edge(pins[(0, "bell")], 1, t), chip.edge(pins[(1, "bell")], 0, t + 40),
+               chip.edge(pins[(0, "bell")], 0, t + 60))
+    drained(source.reader)
+    events = []
+    for now in range(t + 1_000, t + 60_000, 1_000):
+        events += box.step(now)
+    assert [e.player for e in events if e.kind == "winner"] == [0]
+    assert [(p.station, p.t_us) for p in box.press_log] == [(0, t), (1, t + 40)]
+
+
+def test_a_line_events_edge_goes_to_the_box_with_the_kernels_stamp_precision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel stamps a line's edge to 5 µs (``LINE_PRECISION_US``), plus the
+    station's front-end spread: what the arbiter calls a tie, not the 1 µs of a mock pin."""
+    monkeypatch.setattr(linefd, "line_levels", lambda fd, count: [1] * count)
+    prof = profile_mod.load("header-4")
+    got: list[tuple[Any, int]] = []
+
+    class Sink:
+        def edge(self, edge: Any, precision_us: int) -> None:
+            got.append((edge, precision_us))
+
+    chip = StandInChip()
+    source = GpioSource(prof, mock_factory(), lines=chip.open)
+    source.start(Sink())  # type: ignore[arg-type]
+    try:
+        chip.queue(chip.edge(17, 0, 3_000_000))
+        drained(source.reader)
+    finally:
+        source.stop()
+        chip.close()
+    assert [(e.station, e.level, e.t_us, p) for e, p in got] == [
+        (0, 0, 3_000_000, 5 + prof.precision_extra_us(0, "bell"))]
+
+
 def test_events_the_kernel_dropped_are_counted_and_logged(caplog: pytest.LogCaptureFixture) -> None:
     """A line's ``line_seqno`` skipping (the kernel's queue overflowed while the reader
     was behind) is counted and logged; two lines' events out of the request-wide order
@@ -296,6 +340,7 @@ def test_each_inputs_level_at_rest_is_its_lines_bit_in_the_request(monkeypatch: 
     finally:
         source.stop()
         chip.close()
-    assert asked == [(GPIO_V2_LINE_GET_VALUES_IOCTL, struct.pack("=QQ", 0, (1 << len(offsets)) - 1))]
+    values = (GPIO_V2_LINE_GET_VALUES_IOCTL, struct.pack("=QQ", 0, (1 << len(offsets)) - 1))
+    assert asked == [values, values]  # at the start (the level the lines' first events leave), and now
     assert prof.input_pins()[5] == (1, "bell")
     assert levels == {where: 0 if where == (1, "bell") else 1 for where in prof.input_pins().values()}

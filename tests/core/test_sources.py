@@ -60,6 +60,28 @@ def test_python_stamped_factories_report_millisecond_precision():
     assert convert(1.5) == 1_500_000
 
 
+def test_a_python_stamped_pins_edges_go_to_the_box_with_its_millisecond_precision():
+    """Presses RPi.GPIO's (or the native) pins stamp in Python are told apart to 1 ms,
+    not 1 µs: the arbiter calls two presses closer than that a tie, never a winner."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.box.sources.gpio import mock_pin_class
+
+    class NativeFactory(MockFactory):  # stands in for gpiozero's, by name; its pins are mock ones
+        pass
+
+    prof = profile_mod.load("header-4")
+    factory = NativeFactory(pin_class=mock_pin_class())
+    sink = Collect()
+    source = GpioSource(prof, factory)
+    source.start(sink)
+    try:
+        factory.pin(17).drive(0, 2_000_000)
+    finally:
+        source.stop()
+    assert sink.edges == [(Edge(0, "bell", 0, 2_000_000), 1000 + prof.precision_extra_us(0, "bell"))]
+
+
 def test_lgpio_kernel_stamps_on_either_clock_map_to_the_box_clock():
     class LGPIOFactory:
         pass

@@ -262,6 +262,13 @@ class GpioSource(Source):
                 callback(t_us, level)
 
         reader = LineEventReader(fd, on_edge)
+        try:
+            reader.rest(dict(zip(offsets, reader.levels(len(offsets)), strict=True)))  # what its events leave
+        except OSError as exc:
+            reader.stop()  # never started: closes the request
+            log.warning("GPIO inputs not read from the kernel's line events (%s): through %s instead",
+                        exc, type(factory).__name__)
+            return False
         self._line_offsets = offsets
         self.line_reader = reader
         self.precision_us = LINE_PRECISION_US
@@ -300,12 +307,14 @@ class GpioSource(Source):
     def _stamped_callback(self, sink: InputSink, station: int, input_name: str) -> Callable[[int, int], None]:
         """An input's edge, stamped in box µs, to the sink."""
         # the front end's spread between stations widens what counts as a tie;
-        # the station's drop-jig offset comes off its stamps (wiring/README.md)
-        precision = self.precision_us + self.profile.precision_extra_us(station, input_name)
+        # the station's drop-jig offset comes off its stamps (wiring/README.md).
+        # The source's own precision is read at each edge: ``start`` builds these
+        # callbacks before it knows which way the edges come (line events, lgpio, RPi.GPIO)
+        extra = self.profile.precision_extra_us(station, input_name)
         offset = self.profile.offset_us(station)
 
         def on_edge(t_us: int, state: int) -> None:
-            sink.edge(Edge(station, input_name, int(state), t_us - offset), precision)
+            sink.edge(Edge(station, input_name, int(state), t_us - offset), self.precision_us + extra)
 
         return on_edge
 

@@ -175,7 +175,19 @@ class LineEventReader(PipeReader):
     drops events; each line's ``line_seqno`` then skips. Gaps are counted
     (``lost``) and logged; the request-wide ``seqno`` is not used for this, as
     two lines' events may be queued out of its order. The line's next edge
-    still carries its true level."""
+    still carries its true level.
+
+    An event's direction is not its edge's: with both edges watched, the kernel
+    stamps the edge in its hard interrupt handler but sets the event's id from
+    the line's value its IRQ thread reads later (``edge_irq_thread``). A contact
+    that closed and bounced open before the thread ran is queued as a rising
+    event stamped at the close: taken as the level, it repeats the level at rest,
+    the debounce drops it, and the press would start at a later edge (a rival
+    touched after it could win). So the reader keeps each line's last level (from
+    ``rest``, then its events): an event means the line left that level at its
+    stamp; one that reports the same level bounced back, delivered 1 µs later (a
+    bounce the debounce counts). After lost events, or without a level at rest,
+    the reported level is all there is."""
 
     capture_us = 250
     #: whole events only (the kernel hands over whole records): a shorter read emptied the queue
@@ -188,6 +200,13 @@ class LineEventReader(PipeReader):
         #: events the kernel dropped (its queue overflowed), by the lines' sequence numbers
         self.lost = 0
         self._line_seqno: dict[int, int] = {}
+        #: each line's level as last delivered, and the stamp it was delivered at
+        self._level: dict[int, int] = {}
+        self._level_us: dict[int, int] = {}
+
+    def rest(self, levels: dict[int, int]) -> None:
+        """The lines' levels (by offset) before their first events: read before the reader starts."""
+        self._level.update(levels)
 
     def split(self, data: bytes) -> tuple[list[bytes], bytes]:
         size = LINE_EVENT.size
@@ -200,17 +219,32 @@ class LineEventReader(PipeReader):
         return timestamp_ns // 1000 if event_id in (EVENT_RISING_EDGE, EVENT_FALLING_EDGE) else None
 
     def deliver(self, report: bytes, t_us: int | None) -> None:
-        """The edge to the source, stamped ``t_us``; a skip in its line's sequence counted and logged."""
+        """The edge to the source, stamped ``t_us``: the line left its last level then (see the
+        class); a skip in its line's sequence counted and logged."""
         _ns, event_id, offset, _seqno, line_seqno = LINE_EVENT.unpack(report)
-        last = self._line_seqno.get(offset, 0)  # the kernel numbers a line's events from 1
-        if line_seqno > last + 1:
-            missed = line_seqno - last - 1
+        seen = self._line_seqno.get(offset, 0)  # the kernel numbers a line's events from 1
+        lost = line_seqno > seen + 1
+        if lost:
+            missed = line_seqno - seen - 1
             self.lost += missed
             log.warning("GPIO line %d: the kernel dropped %d edge event(s) (its queue overflowed; "
                         "%d lost in all): the reader fell behind", offset, missed, self.lost)
-        self._line_seqno[offset] = max(last, line_seqno)
-        if t_us is not None:
-            self.on_edge(offset, 1 if event_id == EVENT_RISING_EDGE else 0, t_us)
+        self._line_seqno[offset] = max(seen, line_seqno)
+        if t_us is None:
+            return
+        level = 1 if event_id == EVENT_RISING_EDGE else 0
+        last = self._level.get(offset)
+        # a line's edges reach the debounce in time order, though two events may share a µs
+        t_us = max(t_us, self._level_us.get(offset, t_us))
+        if last is None or lost:
+            self.on_edge(offset, level, t_us)  # the level before is not known: the reported one
+        else:
+            self.on_edge(offset, 1 - last, t_us)
+            if level == last:  # it bounced back before the kernel read it
+                t_us += 1
+                self.on_edge(offset, level, t_us)
+        self._level[offset] = level
+        self._level_us[offset] = t_us
 
     def levels(self, count: int) -> list[int]:
         """The requested lines' levels now (asked before edges are taken: the debounce's rest)."""
