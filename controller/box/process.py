@@ -991,8 +991,7 @@ def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str)
                 link.to_phones(link.serving)
             name, package = start.register.split("=", 1)
             with registry.register(name, package):
-                reason = play(args, link, inputs, taking, priority, peers)
-            link.serving = None
+                reason = play(args, link, inputs, taking, priority, peers)  # it lets ``link.serving`` go
             if reason == "stopped" or link.closed.is_set() or signals.received() is not None:
                 return 0
     finally:
@@ -1022,6 +1021,7 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
     try:
         game = open_game(args, link, inputs, taking, peers, kept)
     except BuzzerBoxError as exc:
+        link.serving = None  # no game to serve
         if peers is not None and evening_peers is None:
             peers.close()
         elif peers is not None:
@@ -1032,7 +1032,9 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
         return not_begun(link, peers, evening_peers, kept if args.evening else [])
     print(_(READY_LINE).format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     reason = "stopped"
-    game.serving = link.serving
+    # the game greets its phones' server from now on: one that connects again after the game's end
+    # (before its Ended too: the peers are let go first) is not told the finished game's ``Serving``
+    game.serving, link.serving = link.serving, None
     try:
         reason = game.run()
     finally:
@@ -1057,6 +1059,7 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
 def not_begun(link: Link, peers: Peers | None, evening_peers: Peers | None, kept: list[p.Message]) -> str:
     """The host left the roll call: its peers and the screen told (``Ended``), then the names typed on
     the host page meanwhile (``kept``'s ``HostRenamed``: the menu's still, an evening's)."""
+    link.serving = None  # a phones' server greeted from now on is between games
     if peers is not None and evening_peers is None:
         peers.close(p.Ended(p.NOT_BEGUN))
     elif peers is not None:
