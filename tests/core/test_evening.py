@@ -569,11 +569,14 @@ def test_a_signal_while_the_evenings_process_opens_stops_it(tmp_path: Path, monk
                 process.wait()
 
 
-def test_a_name_typed_on_the_host_page_in_the_roll_call_reaches_the_menu_after_the_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("then", ["leaves", "plays"])
+def test_a_name_typed_on_the_host_page_in_the_roll_call_reaches_the_menu_after_the_game(tmp_path: Path,
+                                                                                     then: str) -> None:
     """The phones' server renames a player while the roll call runs (the
     game's notice and the menu's ``HostRenamed``); the host then leaves the
-    roll call: after the game's ``Ended`` the menu hears the new name (its
-    names and names file take it), as it does for a name typed in the game."""
+    roll call, or skips it and stops the game: after the game's ``Ended`` the
+    menu hears the new name (its names and names file take it), as it does
+    for a name typed in the game."""
     from controller.box.press import InputNotice
     from controller.box.runtime import RENAMED
     from tests.processes import connect_when_listening
@@ -593,8 +596,11 @@ def test_a_name_typed_on_the_host_page_in_the_roll_call_reaches_the_menu_after_t
             channel.send(phones, p.HostRenamed(0, "Eva"))
             channel.send(phones, p.NoticeInput(InputNotice(0, "Eva", RENAMED, box_now_us())))
             until(sock, lambda m: isinstance(m, p.RollCallView) and "Eva" in json.dumps([m.view, m.strip], default=str))
-            channel.send(sock, p.Stop("menu"))  # the host leaves the roll call: the game never begins
-            assert until(sock, lambda m: isinstance(m, p.Ended)).reason == p.NOT_BEGUN
+            if then == "plays":  # the roll call skipped: the game begins, and is stopped
+                channel.send(sock, p.HostKey(p.SKIP_ROLL_CALL, box_now_us()))
+                until(sock, lambda m: isinstance(m, p.View))
+            channel.send(sock, p.Stop("menu"))  # leaving the roll call: the game never begins
+            assert until(sock, lambda m: isinstance(m, p.Ended)).reason == (p.NOT_BEGUN if then == "leaves" else "menu")
             sock.settimeout(HANG_S)
             assert channel.receive(sock) == p.HostRenamed(0, "Eva")  # before the stations go to the menu again
         finally:
