@@ -991,8 +991,7 @@ def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str)
                 link.to_phones(link.serving)
             name, package = start.register.split("=", 1)
             with registry.register(name, package):
-                reason = play(args, link, inputs, taking, priority, peers)
-            link.serving = None
+                reason = play(args, link, inputs, taking, priority, peers)  # it lets ``link.serving`` go
             if reason == "stopped" or link.closed.is_set() or signals.received() is not None:
                 return 0
     finally:
@@ -1018,9 +1017,11 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
     # the viewer socket's peers (the phones' server, bench, a test) from before the roll call: the host page says it
     peers = evening_peers or (Peers(args.viewer_socket, link, functools.partial(
         owner.answer, profile=inputs.profile, packs=packs_of(args))) if args.viewer_socket else None)
+    kept: list[p.Message] = []  # what came in its roll call
     try:
-        game = open_game(args, link, inputs, taking, peers)
+        game = open_game(args, link, inputs, taking, peers, kept)
     except BuzzerBoxError as exc:
+        link.serving = None  # no game to serve
         if peers is not None and evening_peers is None:
             peers.close()
         elif peers is not None:
@@ -1028,15 +1029,12 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
         refuse(link, exc)
         return None
     if game is None:  # the host left the roll call: no game, no journal
-        if peers is not None and evening_peers is None:
-            peers.close(p.Ended(p.NOT_BEGUN))
-        elif peers is not None:
-            peers.release(p.Ended(p.NOT_BEGUN))
-        link.send(p.Ended(p.NOT_BEGUN))
-        return p.NOT_BEGUN
+        return not_begun(link, peers, evening_peers, kept if args.evening else [])
     print(_(READY_LINE).format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
     reason = "stopped"
-    game.serving = link.serving
+    # the game greets its phones' server from now on: one that connects again after the game's end
+    # (before its Ended too: the peers are let go first) is not told the finished game's ``Serving``
+    game.serving, link.serving = link.serving, None
     try:
         reason = game.run()
     finally:
@@ -1058,18 +1056,33 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
     return reason
 
 
+def not_begun(link: Link, peers: Peers | None, evening_peers: Peers | None, kept: list[p.Message]) -> str:
+    """The host left the roll call: its peers and the screen told (``Ended``), then the names typed on
+    the host page meanwhile (``kept``'s ``HostRenamed``: the menu's still, an evening's)."""
+    link.serving = None  # a phones' server greeted from now on is between games
+    if peers is not None and evening_peers is None:
+        peers.close(p.Ended(p.NOT_BEGUN))
+    elif peers is not None:
+        peers.release(p.Ended(p.NOT_BEGUN))
+    link.send(p.Ended(p.NOT_BEGUN))
+    for asked in kept:
+        if isinstance(asked, p.HostRenamed):
+            link.send(asked)
+    return p.NOT_BEGUN
+
+
 def packs_of(args: argparse.Namespace) -> Path | None:
     """The packs folder this process saves the host page's uploads in (``--packs-dir``)."""
     return None if args.packs_dir is None else Path(args.packs_dir)
 
 
 def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking,
-              peers: Peers | None = None) -> DecidingGame | None:
+              peers: Peers | None = None, kept: list[p.Message] | None = None) -> DecidingGame | None:
     """The roll call (a new game's, ``roll_call``), then the journaled game
     taken over and connected to the open inputs; None when the host left
-    the roll call."""
+    the roll call (``kept``: what was sent in it)."""
     profile, source = inputs.profile, inputs.source
-    kept: list[p.Message] = []  # what the screen sent in the roll call for the game
+    kept = [] if kept is None else kept  # what the screen sent in the roll call for the game
     try:
         if (taking.header is not None and taking.roll_call and profile is not None and source is not None
                 and not roll_call(link, profile, source, kept=kept)):
@@ -1130,7 +1143,8 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
     moment more once everyone answered, so the last tick is seen); False:
     the host left it (Esc, a closed window, a stop), nothing journaled.
     ``kept`` gets what the screen forwards meanwhile for the game (``FOR_THE_GAME``),
-    in order, stamped as it came: its box takes it once it exists."""
+    in order, stamped as it came: its box takes it once it exists; and a name
+    typed on the host page for the menu (``HostRenamed``, sent after the game)."""
     call = RollCall(profile.roll_call())
     complete_at: list[int] = []  # when every station had answered
 
@@ -1141,8 +1155,8 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
             return Over(False)
         if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
             return Over(skipped(call.missing))
-        if isinstance(message, FOR_THE_GAME) and kept is not None:
-            kept.append(message)
+        if isinstance(message, (*FOR_THE_GAME, p.HostRenamed)) and kept is not None:
+            kept.append(message)  # a name typed on the host page: the game's notice, and the menu's (after the game)
         if isinstance(message, p.NoticeInput) and message.notice.kind == RENAMED:
             call.rename(message.notice.station, message.notice.input)  # named so on screen at once
         return None
@@ -1180,6 +1194,8 @@ def hand_over(game: DecidingGame, kept: list[p.Message]) -> str:
             game.phones_secrets = message.seats
         elif isinstance(message, p.Hello):
             role = message.role if message.role in p.ROLES else p.VIEWER
+        elif isinstance(message, p.HostRenamed):
+            game.menu_asks.append(message)  # the menu's, after the game's end (as one typed in the game)
         else:
             game.take(message)
     return role

@@ -300,7 +300,8 @@ SKIP_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 
 def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | None,
-            announce: Callable[[str], None] | None = None, *, begun: bool = False) -> p.Message | None:
+            announce: Callable[[str], None] | None = None, *, begun: bool = False,
+            asked: list[p.Message] | None = None) -> p.Message | None:
     """Until the deciding process shows the game: ``announce`` gets what
     inputs it opened (``Opened``), and its roll call is drawn from each
     ``RollCallView`` it sends, this screen's station keys going to it; Enter,
@@ -308,7 +309,8 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
     a clicker's step) skips the rest (a typed host key), Esc or a closed window
     leaves (a ``Stop``: it answers ``Ended(NOT_BEGUN)``), from its start-up on
     unless the game ``begun`` already (a deciding process started again mid-game:
-    the game's keys wait for the game). Returns its first
+    the game's keys wait for the game). What the host page asked of the menu
+    meanwhile (an evening's ``MENU_ASKS``) goes to ``asked``. Returns its first
     ``View`` (``watch`` goes on from it), its ``Ended``, or None if it died."""
     inbox = box.listen(until_view=True)
     roll = _RollCall(box, presenter, keyboard, begun)
@@ -323,6 +325,8 @@ def opening(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | 
             if roll.draw(t):
                 frame_clock.tick(30)
     finally:
+        if asked is not None:
+            asked.extend(roll.asked)
         if keyboard is not None:
             keyboard.stop()
         if box.reading is not None:
@@ -338,6 +342,8 @@ class _RollCall:
         self.scene: RollCallScene | None = None
         self.shown: p.RollCallView | None = None
         self.answered = False  # the host skipped or left it: no roll call frame more (the game or the menu is next)
+        #: what the host page asked of the menu meanwhile (``protocol.MENU_ASKS``): the menu takes it after the game
+        self.asked: list[p.Message] = []
 
     def keys(self, events: list[pygame.event.Event], t: int) -> None:
         """Esc leaves (a ``Stop``), Enter or a host key that goes on skips the rest; nothing else counts yet."""
@@ -378,8 +384,15 @@ class _RollCall:
                     from controller.screen.menu import RollCallScene
 
                     self.scene = RollCallScene()
-            else:
+            elif isinstance(message, p.MENU_ASKS):
+                # the host page asked the menu just as the game was handed over (sent on the channel before
+                # the deciding process read ``Play``): the menu's, taken between games, never the game's end
+                self.asked.append(message)
+            elif message is None or isinstance(message, (p.View, p.Ended)):
                 return message  # the game's first view, its end, or None: it died
+            else:
+                log.warning("the deciding process sent a %s before the game began: ignored",
+                            getattr(message, "TAG", type(message).__name__))
 
     def draw(self, t: int) -> bool:
         """The roll call as last shown, unless it is over; whether a frame was drawn."""
@@ -657,11 +670,11 @@ def once(announce: Callable[[str], None] | None) -> Callable[[str], None] | None
 
 
 def follow(box: DecidingLink, sock: socket.socket, presenter: Presenter, keyboard: KeyboardSource | None, fps: int,
-           announce: Callable[[str], None] | None, resume: bool) -> Watched:
+           announce: Callable[[str], None] | None, resume: bool, asked: list[p.Message] | None = None) -> Watched:
     """One deciding process's part of the game on this screen: its roll call (``opening``), then
-    its views (``watch``) until it ends the game or dies."""
+    its views (``watch``) until it ends the game or dies; ``asked``: an evening's menu asks meanwhile."""
     box.connect(sock)
-    first = opening(box, presenter, keyboard, announce, begun=resume)
+    first = opening(box, presenter, keyboard, announce, begun=resume, asked=asked)
     if isinstance(first, p.View):  # the game began
         return watch(box, presenter, keyboard, fps, first)
     return Watched(first if isinstance(first, p.Ended) else None)
@@ -691,7 +704,8 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             signals.check()  # one that came while it started: stop it as soon as it listens
             if box is None:
                 box = DecidingLink(game.spec, game.settings)
-            watched = follow(box, sock, presenter, keyboard, fps, said_once, resume)
+            watched = follow(box, sock, presenter, keyboard, fps, said_once, resume,
+                             game.evening.asked if game.evening is not None else None)
         except KeyboardInterrupt:
             if process is None or sock is None:
                 raise  # not handed over yet: the caller abandons the start

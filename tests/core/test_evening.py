@@ -567,3 +567,42 @@ def test_a_signal_while_the_evenings_process_opens_stops_it(tmp_path: Path, monk
             if process.poll() is None:
                 process.kill()
                 process.wait()
+
+
+@pytest.mark.parametrize("then", ["leaves", "plays"])
+def test_a_name_typed_on_the_host_page_in_the_roll_call_reaches_the_menu_after_the_game(tmp_path: Path,
+                                                                                     then: str) -> None:
+    """The phones' server renames a player while the roll call runs (the
+    game's notice and the menu's ``HostRenamed``); the host then leaves the
+    roll call, or skips it and stops the game: after the game's ``Ended`` the
+    menu hears the new name (its names and names file take it), as it does
+    for a name typed in the game."""
+    from controller.box.press import InputNotice
+    from controller.box.runtime import RENAMED
+    from tests.processes import connect_when_listening
+
+    fifo, views_at = tmp_path / "edges", tmp_path / "views.sock"
+    os.mkfifo(fifo)
+    profile = profile_mod.load("header-4")
+    with evening("--profile", "header-4", "--feed", str(fifo), "--viewer-socket", str(views_at)) as (_proc, sock, _err):
+        writer = os.open(fifo, os.O_RDWR)  # the feed stays open (no edge comes)
+        phones = connect_when_listening(str(views_at))
+        try:
+            until(sock, lambda m: isinstance(m, p.Between))
+            channel.send(phones, p.Hello(p.PHONES, "phones"))
+            channel.send(sock, p.Play(str(tmp_path / "q.jsonl"), header(4, profile), QUIZ, roll_call=True))
+            until(sock, lambda m: isinstance(m, p.RollCallView))
+            # the server's two messages for one name (the menu's first: the roll call naming Eva says both came)
+            channel.send(phones, p.HostRenamed(0, "Eva"))
+            channel.send(phones, p.NoticeInput(InputNotice(0, "Eva", RENAMED, box_now_us())))
+            until(sock, lambda m: isinstance(m, p.RollCallView) and "Eva" in json.dumps([m.view, m.strip], default=str))
+            if then == "plays":  # the roll call skipped: the game begins, and is stopped
+                channel.send(sock, p.HostKey(p.SKIP_ROLL_CALL, box_now_us()))
+                until(sock, lambda m: isinstance(m, p.View))
+            channel.send(sock, p.Stop("menu"))  # leaving the roll call: the game never begins
+            assert until(sock, lambda m: isinstance(m, p.Ended)).reason == (p.NOT_BEGUN if then == "leaves" else "menu")
+            sock.settimeout(HANG_S)
+            assert channel.receive(sock) == p.HostRenamed(0, "Eva")  # before the stations go to the menu again
+        finally:
+            phones.close()
+            os.close(writer)
