@@ -101,6 +101,7 @@ def killed_midway(tmp_path: Path, kill: Callable[[subprocess.Popen[str], Lines, 
                 wait_for(hub, lambda: board(hub).get("live") is True, "the hall never got the match's board")
                 assert board(hub).get("phase") != "armed"
                 sock = kill(proc, err, sock)
+                until(sock, lambda m: isinstance(m, p.View))  # the game is back: its keys are the game's again
                 channel.send(sock, p.HostKey("arm", 0))
                 wait_for(hub, lambda: board(hub).get("phase") == "armed", "the hall saw nothing after the kill")
                 stopped(sock)
