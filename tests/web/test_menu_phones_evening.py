@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import until
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
+from tests.processes import HANG_S
 from tests.web.test_split_language import host_logged_in, seated
 from tests.web.test_split_phones import port_in
 
@@ -38,6 +40,28 @@ pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
 #: what the menu's process must never load: the phones' server's web stack
 WEB_STACK = ("aiohttp", "controller.web.server", "controller.web.attach")
+
+
+#: a fresh process imports the commands and the menu, then says which of the web stack it loaded
+IMPORTED = f"""
+import sys
+import controller.cli, controller.apps.menu
+print(sorted(m for m in sys.modules if m.split(".")[0] == "aiohttp" or m in {WEB_STACK!r}))
+"""
+
+
+def web_stack_at_import() -> str:
+    """What of the web stack importing ``buzzerbox``'s commands loads, in a process of its own (this one
+    has them cached: what their import loaded is not loaded again here, so only a fresh one can tell)."""
+    done = subprocess.run([sys.executable, "-c", IMPORTED], capture_output=True, text=True, timeout=HANG_S,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_commands_and_the_menu_import_no_web_stack() -> None:
+    """Every ``buzzerbox`` command (the menu's too) starts without aiohttp: only the phones' server loads it."""
+    assert web_stack_at_import() == "[]"
 
 
 def listeners(port: int) -> set[int]:
@@ -126,7 +150,9 @@ def test_the_menus_phones_server_is_one_process_for_the_evening(
     assert main(["--lang", language, *menu_args(tmp_path, "--players", "2", "--web", "0")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen.get("game 1") and seen.get("game 2") and seen.get("host again"), seen
-    assert [m for m in WEB_STACK if m in sys.modules] == []  # the menu's process serves no page
+    # the menu's process serves no page: nothing it ran loaded the web stack (taken out above), nor did
+    # importing it (cached before this test: told by a fresh process)
+    assert [m for m in WEB_STACK if m in sys.modules] == [] and web_stack_at_import() == "[]"
     assert seen["listeners"] and os.getpid() not in seen["listeners"], seen  # another process listens
     port, listening, killed = seen["again"]
     assert port == seen["port"] and listening and killed not in listening and os.getpid() not in listening
