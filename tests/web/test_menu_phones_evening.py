@@ -26,7 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.cli import main
-from games.i18n import _
+from games.i18n import _, current_language
 from tests.display.kiosk import Frame, Kiosk, Reached, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import until
@@ -158,3 +158,57 @@ def test_the_menus_phones_server_is_one_process_for_the_evening(
     assert port == seen["port"] and listening and killed not in listening and os.getpid() not in listening
     assert listeners(port) == set()  # the menu ended: so did its phones' server
     assert re.fullmatch(r"\d+", str(port))
+
+
+def language_changed(seen: dict[str, Any], player: Any, capsys: pytest.CaptureFixture[str]) -> Script:
+    """A game with phones in English; the Language row to Čeština; the next game with phones."""
+    frame = yield []
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    while not fiki_miki_chosen(frame):  # the game row (the first) to Fiki Miki
+        frame = yield [pygame.K_RIGHT]
+    frame = yield [pygame.K_RETURN]  # Start: phones needed, the Phones row turns them on
+    frame = yield from until(frame, lambda f: not asked(f, MENU_HINT))
+    [line] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]  # the phones' server's line
+    port = seen["port"] = port_in(line)
+    seated(player, port)
+    expect(player.locator("html")).to_have_attribute("lang", "en")
+    playing(player)  # game 1, in English
+    seen["game 1"] = True
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]  # meant: the game ends, the menu is back
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    down = 0
+    while not panel_of(frame).startswith(_("Language") + ":"):
+        frame = yield [pygame.K_DOWN]
+        down += 1
+    while current_language() != "cs":
+        frame = yield [pygame.K_RIGHT]
+    for _row in range(down):  # back to the game row
+        frame = yield [pygame.K_UP]
+    frame = yield [pygame.K_RETURN]  # game 2, with phones
+    frame = yield from until(frame, lambda f: not asked(f, MENU_HINT))
+    frame = yield [Reached("game 2 started")]
+    seen["lines"] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]
+    seated(player, port)  # the address the phone has (the QR code scanned again)
+    seen["lang"] = player.locator("html").get_attribute("lang")
+    playing(player)  # its turn said in Czech
+    seen["game 2"] = True
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    yield [pygame.K_ESCAPE]
+
+
+def test_the_phones_pages_follow_the_menus_language_row(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], phone: Any) -> None:
+    """The host switches the Language row between two games with phones: the phones' pages of the
+    second speak Czech (the evening's phones' server is started again in it, on the same port)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, language_changed(seen, phone(), capsys))
+    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "2", "--web", "0")]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert seen.get("game 1") and seen.get("game 2"), seen
+    assert seen["lang"] == "cs" and len(seen["lines"]) == 1, seen  # the new server's line: its address and PIN
+    assert port_in(seen["lines"][0]) == seen["port"]
+    assert listeners(seen["port"]) == set()  # the menu ended: so did its phones' server
