@@ -42,9 +42,9 @@ from controller.screen.menu import (
     stacked,
 )
 from controller.screen.screen import Screen
+from controller.web import lan_address
 from controller.web.overlay import qr_surface
 from controller.web.seats import join_url
-from controller.web.server import lan_address
 from games.base import BuzzerBoxError
 from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext, set_language
 from games.toolkit import theme

@@ -317,6 +317,8 @@ class Evening:
         self.phones: PhonesProcess | None = None
         #: the port it serves on (the first one's: one started again keeps the address the phones have)
         self.phones_port = DEFAULT_PORT if args.web is None else args.web
+        #: the language it was started in (it words its pages in that one for as long as it runs)
+        self.phones_language = current_language()
         #: the phones' server died and was started again: said on the menu till a game
         self.phones_line: str | None = None
         menu.asides.append(lambda: self.phones_line)
@@ -349,10 +351,15 @@ class Evening:
         assert self.decider is not None
         self.decider.serving_pages = snapshot_message(first)
         self.phones_served = (spec, first)
+        if self.phones is not None and self.phones_language != current_language():
+            # the host changed the language: a server that words the pages in the new one (on the same
+            # port; its seats' codes are new, so the phones scan the QR code again)
+            self.stop_phones()
+            self.next_told = None  # the new one hears the menu's next game
         if self.phones is None:
             self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec, players,
                                               first, evening=True)
-            self.phones_port = self.phones.port
+            self.phones_port, self.phones_language = self.phones.port, current_language()
             print(self.phones.line, file=sys.stderr, flush=True)
         return EveningPhones()
 
@@ -371,6 +378,7 @@ class Evening:
         try:
             self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec,
                                               len(first.seats), first, evening=True, between=True)
+            self.phones_language = current_language()
         except WebError as exc:
             self.phones_line = str(exc)
         else:

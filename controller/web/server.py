@@ -19,7 +19,6 @@ import contextlib
 import json
 import logging
 import secrets as random_codes
-import socket
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -36,7 +35,7 @@ from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
 from controller.box.timeline import box_now_us
 from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
 from controller.pack_store import MAX_UPLOAD_BYTES, NO_PACKS_FOLDER, Saved, too_large
-from controller.web import DEFAULT_PORT, WebError
+from controller.web import DEFAULT_PORT, WebError, lan_address
 from controller.web.guard import (
     CLOSE_FULL,
     CLOSE_IDLE,
@@ -120,17 +119,6 @@ class Ask:
 
 class Refused(Exception):
     """A message the box will not act on; ``str`` says why, for the page."""
-
-
-def lan_address() -> str:
-    """The box's address on the LAN (the interface a packet out would use;
-    nothing is sent). 127.0.0.1 where there is no network."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.255.255.255", 1))
-            return str(s.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
 
 
 def _static(name: str) -> bytes:

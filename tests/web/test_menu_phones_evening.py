@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,12 +26,13 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.cli import main
-from games.i18n import _
+from games.i18n import _, current_language
 from tests.display.kiosk import Frame, Kiosk, Reached, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import until
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
+from tests.processes import HANG_S
 from tests.web.test_split_language import host_logged_in, seated
 from tests.web.test_split_phones import port_in
 
@@ -38,6 +40,28 @@ pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
 #: what the menu's process must never load: the phones' server's web stack
 WEB_STACK = ("aiohttp", "controller.web.server", "controller.web.attach")
+
+
+#: a fresh process imports the commands and the menu, then says which of the web stack it loaded
+IMPORTED = f"""
+import sys
+import controller.cli, controller.apps.menu
+print(sorted(m for m in sys.modules if m.split(".")[0] == "aiohttp" or m in {WEB_STACK!r}))
+"""
+
+
+def web_stack_at_import() -> str:
+    """What of the web stack importing ``buzzerbox``'s commands loads, in a process of its own (this one
+    has them cached: what their import loaded is not loaded again here, so only a fresh one can tell)."""
+    done = subprocess.run([sys.executable, "-c", IMPORTED], capture_output=True, text=True, timeout=HANG_S,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_commands_and_the_menu_import_no_web_stack() -> None:
+    """Every ``buzzerbox`` command (the menu's too) starts without aiohttp: only the phones' server loads it."""
+    assert web_stack_at_import() == "[]"
 
 
 def listeners(port: int) -> set[int]:
@@ -126,9 +150,65 @@ def test_the_menus_phones_server_is_one_process_for_the_evening(
     assert main(["--lang", language, *menu_args(tmp_path, "--players", "2", "--web", "0")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen.get("game 1") and seen.get("game 2") and seen.get("host again"), seen
-    assert [m for m in WEB_STACK if m in sys.modules] == []  # the menu's process serves no page
+    # the menu's process serves no page: nothing it ran loaded the web stack (taken out above), nor did
+    # importing it (cached before this test: told by a fresh process)
+    assert [m for m in WEB_STACK if m in sys.modules] == [] and web_stack_at_import() == "[]"
     assert seen["listeners"] and os.getpid() not in seen["listeners"], seen  # another process listens
     port, listening, killed = seen["again"]
     assert port == seen["port"] and listening and killed not in listening and os.getpid() not in listening
     assert listeners(port) == set()  # the menu ended: so did its phones' server
     assert re.fullmatch(r"\d+", str(port))
+
+
+def language_changed(seen: dict[str, Any], player: Any, capsys: pytest.CaptureFixture[str]) -> Script:
+    """A game with phones in English; the Language row to Čeština; the next game with phones."""
+    frame = yield []
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    while not fiki_miki_chosen(frame):  # the game row (the first) to Fiki Miki
+        frame = yield [pygame.K_RIGHT]
+    frame = yield [pygame.K_RETURN]  # Start: phones needed, the Phones row turns them on
+    frame = yield from until(frame, lambda f: not asked(f, MENU_HINT))
+    [line] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]  # the phones' server's line
+    port = seen["port"] = port_in(line)
+    seated(player, port)
+    expect(player.locator("html")).to_have_attribute("lang", "en")
+    playing(player)  # game 1, in English
+    seen["game 1"] = True
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]  # meant: the game ends, the menu is back
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    down = 0
+    while not panel_of(frame).startswith(_("Language") + ":"):
+        frame = yield [pygame.K_DOWN]
+        down += 1
+    while current_language() != "cs":
+        frame = yield [pygame.K_RIGHT]
+    for _row in range(down):  # back to the game row
+        frame = yield [pygame.K_UP]
+    frame = yield [pygame.K_RETURN]  # game 2, with phones
+    frame = yield from until(frame, lambda f: not asked(f, MENU_HINT))
+    frame = yield [Reached("game 2 started")]
+    seen["lines"] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]
+    seated(player, port)  # the address the phone has (the QR code scanned again)
+    seen["lang"] = player.locator("html").get_attribute("lang")
+    playing(player)  # its turn said in Czech
+    seen["game 2"] = True
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    yield [pygame.K_ESCAPE]
+
+
+def test_the_phones_pages_follow_the_menus_language_row(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], phone: Any) -> None:
+    """The host switches the Language row between two games with phones: the phones' pages of the
+    second speak Czech (the evening's phones' server is started again in it, on the same port)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, language_changed(seen, phone(), capsys))
+    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "2", "--web", "0")]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    assert seen.get("game 1") and seen.get("game 2"), seen
+    assert seen["lang"] == "cs" and len(seen["lines"]) == 1, seen  # the new server's line: its address and PIN
+    assert port_in(seen["lines"][0]) == seen["port"]
+    assert listeners(seen["port"]) == set()  # the menu ended: so did its phones' server
