@@ -242,15 +242,23 @@ def ended(s: Served) -> None:
     """The game closed as ``play``'s window closes it, and every process of it gone: the phones'
     server runs in a session of its own (it outlives a killed screen), so killing ``play``'s group
     would leave it waiting for a deciding process for ``peer.PEER_WAIT_S``; after the game's end it
-    ends by itself. Whatever is left after that is killed by its id."""
-    started = descendants(s.proc.pid)
-    with contextlib.suppress(AssertionError, OSError):  # a game that ended or died already
-        s.stop()
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        s.proc.wait(HANG_S)
-    for pid in started:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
+    ends by itself. Whatever is left after that is killed through a pidfd taken before the stop
+    (by a plain id, a process that ended and was reaped meanwhile could be another's by now)."""
+    started: list[int] = []
+    for pid in descendants(s.proc.pid):
+        with contextlib.suppress(OSError):  # gone already
+            started.append(os.pidfd_open(pid))
+    try:
+        with contextlib.suppress(AssertionError, OSError):  # a game that ended or died already
+            s.stop()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            s.proc.wait(HANG_S)
+        for fd in started:
+            with contextlib.suppress(OSError):  # it ended: nothing to kill
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+    finally:
+        for fd in started:
+            os.close(fd)
 
 
 def shut(sock: socket.socket) -> None:
