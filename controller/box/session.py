@@ -291,21 +291,24 @@ def new_journal_path(folder: Path, game: str) -> Path:
 
 
 def unfinished_journal(folder: Path) -> Path | None:
-    """The newest journal in ``folder`` if it is a game with people that has
-    no ``end`` record yet: a crash or a power cut stopped it mid-game."""
+    """The newest journal of a game with people in ``folder`` if it has no
+    ``end`` record yet: a crash or a power cut stopped it mid-game. A demo's
+    journal (simulated players, ``DEMO_MODE``) written since does not hide it."""
     try:
-        newest = max(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, default=None)
+        journals = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return None
-    if newest is None:
-        return None
-    try:
-        journal = journal_mod.read(newest, since_checkpoint=True)  # whether it ended: no need to hold every record
-    except BuzzerBoxError as exc:
-        log.warning("not resuming %s: %s", newest, exc)
-        return None
-    session = journal.session
-    return newest if session is not None and session.mode == "play" and not journal.ended else None
+    for newest in journals:
+        try:
+            journal = journal_mod.read(newest, since_checkpoint=True)  # whether it ended: no need to hold every record
+        except BuzzerBoxError as exc:
+            log.warning("not resuming %s: %s", newest, exc)
+            return None
+        session = journal.session
+        if session is not None and session.mode == DEMO_MODE:
+            continue
+        return newest if session is not None and session.mode == "play" and not journal.ended else None
+    return None
 
 
 def wiring_options(spec: GameSpec, profile: Profile | None, players: int) -> dict[str, Any]:

@@ -90,3 +90,21 @@ def test_inputs_that_will_not_open_stop_play_in_one_line(tmp_path: Path, monkeyp
     assert unfinished_journal(tmp_path) is None
     with pytest.raises(SystemExit, match="buzzerbox menu: cannot open the gpio inputs of header-4"):
         main(["menu", "--profile", "header-4", "--journal-dir", str(tmp_path), "--window"])
+
+
+def test_a_demo_journal_written_since_does_not_hide_a_game_to_carry_on(tmp_path: Path) -> None:
+    """Demo and the menu's bot games journal in the same folder now: a demo run after a power cut
+    must not hide the people's game the menu carries on (only the newest journal was looked at)."""
+    import os
+
+    from controller.box import journal as journal_mod
+    from controller.box.runtime import Box
+    from controller.box.session import DEMO_MODE, unfinished_journal
+    from games import registry
+
+    spec = registry.get("quiz")
+    people, demo = tmp_path / "quiz-1.jsonl", tmp_path / "quiz-2.jsonl"
+    journal_mod.JournalWriter.create(people, Box(spec, spec.settings(2, seed=1)).header(mode="play")).close()
+    journal_mod.JournalWriter.create(demo, Box(spec, spec.settings(2, seed=2)).header(mode=DEMO_MODE)).close()
+    os.utime(people, (1, 1))  # the people's game is the older one: cut off, then a demo ran
+    assert unfinished_journal(tmp_path) == people
