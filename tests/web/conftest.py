@@ -86,9 +86,13 @@ def phone(browser: Any) -> Iterator[Callable[[], Any]]:
         ctx.close()
 
 
-#: ``play`` in a process of its own, with the tests' game registered (as the menu registers a plug-in game)
-LAUNCH = ("import sys\nfrom games import registry\nfrom controller.cli import main\n"
-          "with registry.register('hands', 'tests.web.hands'):\n    sys.exit(main(sys.argv[1:]))")
+#: ``play`` in a process of its own, with the games this test process registered beside ``games/`` registered too (the test game
+#: ``hands``, ``--toy-games``' toys): ``BUZZERBOX_TEST_GAMES``, ``name=package`` pairs
+LAUNCH = ("import contextlib, os, sys\nfrom games import registry\nfrom controller.cli import main\n"
+          "with contextlib.ExitStack() as games:\n"
+          "    for pair in os.environ['BUZZERBOX_TEST_GAMES'].split(','):\n"
+          "        games.enter_context(registry.register(*pair.split('=')))\n"
+          "    sys.exit(main(sys.argv[1:]))")
 #: the line ``play --web`` says once its phones' server listens (any language): the port it bound, the PIN
 START_LINE = re.compile(r"https?://[^\s/]+:(\d+)\S* \(.*(\d{6})\)")
 ROOT = Path(__file__).resolve().parents[2]
@@ -282,8 +286,10 @@ def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
     def start(game: str, players: int, names: list[str] | None = None, *, lang: str = "en", verbose: bool = False,
               **options: Any) -> Served:
         where = tmp_path_factory.mktemp("served")
+        registered = ",".join(f"{name}={registry.package_of(name)}" for name in registry.available()
+                              if not registry.package_of(name).startswith("games."))
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-               "XDG_DATA_HOME": str(where / "data")}
+               "XDG_DATA_HOME": str(where / "data"), "BUZZERBOX_TEST_GAMES": registered}
         if names is not None:  # as the menu saves them (session.names_path)
             (where / "data" / "buzzerbox").mkdir(parents=True)
             (where / "data" / "buzzerbox" / "players.json").write_text(json.dumps({"keyboard": names}))
