@@ -166,3 +166,39 @@ def test_inputs_that_will_not_open_are_one_line_and_a_failure() -> None:
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert lines[0].startswith("buzzerbox diag: cannot open the gpio inputs of header-4")
     assert done.stdout.splitlines()[-1] == "imported: none"
+
+
+def test_diags_deciding_process_killed_is_one_line_and_a_failure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        screen_opens_no_input: None) -> None:
+    """The process reading the inputs dies (killed -9) while diag shows its
+    table: diag says so in one line, with how it ended, and exits 1 (no
+    traceback, no table frozen on rows nobody reads any more)."""
+    import signal
+
+    from controller.cli import CommandFailed, main
+    from controller.screen import diag_link
+
+    links: list[diag_link.DiagLink] = []
+    start = diag_link.DiagLink.start
+
+    def started(self: diag_link.DiagLink) -> str:
+        links.append(self)
+        return start(self)
+
+    monkeypatch.setattr(diag_link.DiagLink, "start", started)
+    draw = DiagScene.draw
+
+    def drawn(self: DiagScene, surface: Any, view: Any, strip: Any, now_us: int) -> None:
+        draw(self, surface, view, strip, now_us)
+        process = links[0].process
+        if view["inputs"] and process is not None and process.returncode is None:  # its table is on screen: killed
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+
+    monkeypatch.setattr(DiagScene, "draw", drawn)
+    with pytest.raises(CommandFailed) as failed:
+        main(["diag", "--profile", "header-4", "--seconds", str(DEADLINE_S)])
+    assert failed.value.code == 1
+    err = [x for x in capsys.readouterr().err.splitlines() if x.startswith("buzzerbox diag: ")]
+    assert err == ["buzzerbox diag: the deciding process reading the inputs stopped (it exited -9): start diag again"]
