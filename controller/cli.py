@@ -172,6 +172,9 @@ def add_display_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--headless", action="store_true", help=_("no window (with --seconds and --screenshot)"))
     p.add_argument("--seconds", type=seconds, default=None, help=_("stop after this long (headless default: 20)"))
     p.add_argument("--screenshot", metavar="FILE", help=_("save the last frame as a PNG"))
+    p.add_argument("--feed", default=None, metavar="FIFO",
+                   help=_("with --profile: its GPIO pins are mock pins driven by the synthetic edges in this FIFO "
+                          "(a test's)"))
     add_screen_args(p)
     p.set_defaults(func=cmd_diag)
 

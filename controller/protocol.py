@@ -2,8 +2,9 @@
 
 Every message that crosses the channel (``controller.channel``) is one of
 the frozen classes below, and nothing else does: the deciding process
-publishes ``Opened`` (or ``Refused``), the roll call's ``RollCallView``, ``View`` and ``Ended``, and
-between an evening's games ``Between`` (what the stations do); a screen, the phones' server it relays,
+publishes ``Opened`` (or ``Refused``), the roll call's ``RollCallView``, ``View`` and ``Ended``,
+between an evening's games ``Between`` (what the stations do) and ``diag``'s table (``DiagView``); a screen,
+the phones' server it relays,
 ``bench`` and a test send a new game's ``Start`` (an evening's game: ``Play``), the inputs (``EdgeInput`` ...
 ``WatermarkInput``), host keys, ``Shown``, ``Stop``, the phones' ``Seats``, a socket peer's ``Hello`` (what it
 is) and ``PeerLine`` (a line on the screens) and, between an
@@ -220,6 +221,18 @@ class Between:
     TAG: ClassVar[str] = "between"
     strip: Sequence[Mapping[str, Any]]
     presses: tuple[Press, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DiagView:
+    """``buzzerbox diag``'s table, from the deciding process that holds the
+    profile's inputs (``--diag``): each input's row as its monitor debounces
+    it (``monitor.diag_view``: state, counts, bounce, the box µs of its last
+    press) and the stations' strip. Sent when either changed and once a second."""
+
+    TAG: ClassVar[str] = "diag"
+    inputs: Sequence[Mapping[str, Any]]
+    strip: Sequence[Mapping[str, Any]]
 
 
 # -- peers -> deciding process ----------------------------------------------------------------
@@ -497,7 +510,7 @@ class Answered:
     saved: str | None = None
 
 
-Message = (View | Opened | Refused | RollCallView | Ended | Between | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
+Message = (View | Opened | Refused | RollCallView | Ended | Between | DiagView | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
            | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered | Panel | ShowPin
            | Serving | NextGame | StartNext | SetOption | HostRenamed)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them

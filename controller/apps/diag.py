@@ -13,22 +13,33 @@ from controller.box import session
 from controller.box.debounce import DebounceConfig
 from controller.box.monitor import InputMonitor
 from controller.box.press import Edge
-from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.screen import live
+from controller.screen.diag_link import DiagLink
 from controller.screen.keyboard import KeyboardSource
 from games.i18n import _, format_number, ngettext
 
 
 def cmd_diag(args: argparse.Namespace) -> int:
-    from controller.screen.loop import run_diag
-
+    """On a profile, its inputs are read by a deciding process of diag's own
+    (``DiagLink``): this process, the screen's, opens none. Without one: the
+    keyboard's stations, or made-up presses (``--simulate``), debounced here."""
     profile = profile_mod.load(args.profile) if getattr(args, "profile", None) else None
     if profile is not None and any(profile.station_sounds()):  # what each bell will sound like in a game
         from controller.screen.sound import station_sound_lines
 
         lines = station_sound_lines(profile.station_sounds(), [st.name for st in profile.stations])
         print(_("diag: station sounds: {sounds}").format(sounds="; ".join(lines)), file=sys.stderr)
+    simulated = bool(args.simulate)
+    if profile is not None and not simulated:
+        link = DiagLink(args.profile, feed=getattr(args, "feed", None))
+        inputs = link.start()  # inputs that will not open there: its one line, exit 1
+        try:
+            print(_("diag: {profile} via {inputs}; Esc or Ctrl+C to stop").format(
+                profile=profile.name, inputs=inputs), file=sys.stderr)
+            return show_diag(args, link, len(profile.stations), real=True)
+        finally:
+            link.stop()
     if profile is not None:
         stations = [(st.name, list(st.inputs)) for st in profile.stations]
         debounce = profile.debounce
@@ -37,49 +48,48 @@ def cmd_diag(args: argparse.Namespace) -> int:
         names, _colors = live.names_colors(None, args.players, session.saved_names(None))  # as entered in the menu
         stations = [(names[i] if names else _("Player {n}").format(n=i + 1), ["bell", "a"]) for i in range(args.players)]
         debounce, host = DebounceConfig(), []
-    headless = live.is_headless(args)
-    simulated = bool(args.simulate)
     monitor = InputMonitor(stations, debounce, host, simulated=simulated)
-    real = profile is not None and not simulated
-    simulator = diag_simulator(monitor, stations) if simulated else None
-    source: Source | None = None
-    if real and profile is not None:
-        source = session.open_inputs(profile, monitor)
-        monitor.debouncer.start_all(source.levels(), box_now_us())
-        print(_("diag: {profile} via {inputs}; Esc or Ctrl+C to stop").format(
-            profile=profile.name, inputs=source.describe()), file=sys.stderr)
-    elif simulated:
+    if simulated:
         print(_("diag: SIMULATED presses and one made-up noisy input (--simulate), not real stations"), file=sys.stderr)
-    elif headless:
+    elif live.is_headless(args):
         print(_("diag: no screen and no --profile: nothing to read; give --profile P for real stations "
                 "(or --simulate to see what the screen shows)"), file=sys.stderr)
     else:
         monitor.keys_hint = diag_keys_hint(len(stations))
         print(_("diag: keyboard stations ({keys}); give --profile P for real stations").format(
             keys=monitor.keys_hint), file=sys.stderr)
+    return show_diag(args, monitor, len(stations), real=False,
+                     simulator=diag_simulator(monitor, stations) if simulated else None)
+
+
+def show_diag(args: argparse.Namespace, monitor: InputMonitor | DiagLink, stations: int, *, real: bool,
+              simulator: Callable[[int], None] | None = None) -> int:
+    """The diagnostics screen until Esc, Ctrl+C or ``--seconds``, then one line
+    per input that needs a look. ``real``: the profile's inputs, stamped on
+    the box clock (the screen runs on it, window or not)."""
+    from controller.screen.loop import run_diag
+
+    headless = live.is_headless(args)
     screen = live.open_screen(args, headless)
     seconds = args.seconds if args.seconds is not None else (20.0 if headless else None)
+    keyboard = None if headless else KeyboardSource(stations)
     interrupted = False
     try:
         with session.stop_on_sigterm():
-            if real:  # the sources stamp on the box clock: run on it, window or not
+            if real:
                 until = None if seconds is None else box_now_us() + int(seconds * 1_000_000)
-                run_diag(screen, monitor, keyboard=None if headless else KeyboardSource(len(stations)),
-                         realtime=True, until_us=until, origin_us=0)
+                run_diag(screen, monitor, keyboard=keyboard, realtime=True, until_us=until, origin_us=0)
             else:
                 until = None if seconds is None else int(seconds * 1_000_000)
-                keyboard = None if headless else KeyboardSource(len(stations))
                 run_diag(screen, monitor, keyboard=keyboard, simulator=simulator, realtime=not headless, until_us=until)
     except KeyboardInterrupt:
         interrupted = True
-    finally:
-        if source is not None:
-            source.stop()
     if args.screenshot:
         screen.save(args.screenshot)
         print(_("screenshot: {path}").format(path=args.screenshot))
-    label = _(" (simulated)") if simulated else ""
-    for row in monitor.view()["inputs"]:
+    view = monitor.view()
+    label = _(" (simulated)") if view["simulated"] else ""
+    for row in view["inputs"]:
         if row["flag"]:
             print(_("{name} {input}: {flag}{label} ({glitches}, last bounce {bounce} µs)").format(
                 name=row["name"], input=row["input"], flag=row["flag"], label=label,

@@ -83,7 +83,9 @@ class InputMonitor(InputLayer):
 
 
 def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -> dict[str, Any]:
-    """Rows for every input the debouncer knows, from its per-input stats."""
+    """Rows for every input the debouncer knows, from its per-input stats
+    (how long ago a press was is the screen's: drawn at its own moment, a row
+    does not change as it waits)."""
     rows = []
     for (station, inp), st in sorted(debouncer.inputs.items(), key=lambda kv: (kv[0][0] < 0, kv[0])):
         s = st.stats
@@ -106,7 +108,6 @@ def diag_view(debouncer: Debouncer, station_names: Sequence[str], now_us: int) -
             "max_edges": s.max_edges,
             "bounce_us": s.last_bounce_us,
             "last_press_us": s.last_press_us,
-            "ago_us": None if s.last_press_us is None else now_us - s.last_press_us,
             "stuck_count": s.stuck_count,
             "flag": flag,
         })

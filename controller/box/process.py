@@ -13,6 +13,8 @@ is started again on the same file and carries on where the journal ends.
 The menu starts one for its whole evening (``--evening``): the inputs and
 lamps opened once, the stations sent to the menu between games
 (``Between``), each game taken over on a ``Play`` and decided as ``play``'s.
+``buzzerbox diag`` starts one on its profile (``--diag``): the inputs
+debounced as between games, each input's row sent to it (``DiagView``).
 Nothing here imports pygame or aiohttp: a frame
 being drawn or a page being served never holds this process's interpreter.
 
@@ -613,6 +615,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--evening", action="store_true",
                    help="the menu's whole evening: the inputs and lamps opened once; between games the stations "
                         "go to the menu, each game is a play message (docs/processes.md)")
+    p.add_argument("--diag", action="store_true",
+                   help="buzzerbox diag: the profile's inputs debounced as between games, every input's row "
+                        "sent to the screen until a stop (no game)")
     p.add_argument("--profile", default=None)
     p.add_argument("--new", action="store_true",
                    help="a new game: the screen's first message is its session header; this process writes the "
@@ -644,7 +649,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="how the box knows every input is in: the sources' watermarks (default), or the "
                         "old fixed delay (benchmarks/realtime.py compares them)")
     args = p.parse_args(argv)
-    if args.journal is None and not args.evening:
+    if args.diag and not args.profile:
+        p.error("--diag reads a wiring profile's inputs: give --profile")
+    if args.journal is None and not (args.evening or args.diag):
         p.error("--journal is needed: the game's journal (or --evening: the menu sends each game's)")
     return args
 
@@ -944,6 +951,8 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str, wake_on
                         None if args.packs_dir is None else Path(args.packs_dir))
         try:
             link.send(p.Opened(inputs.source.describe() if inputs.source is not None else ""))
+            if args.diag:
+                return diagnose(link, inputs)
             if args.evening:
                 return evening(args, link, inputs, priority)
             try:
@@ -1241,6 +1250,23 @@ def between(link: Link, inputs: Inputs) -> p.Play | None:
     finally:
         if lamps[0] and lights is not None:  # the game lights its own from its statuses
             lights.all_off()
+
+
+def diagnose(link: Link, inputs: Inputs) -> int:
+    """``buzzerbox diag`` on the profile's inputs this process opened: they are
+    debounced as between an evening's games (``station_monitor``), the screen's
+    keyboard station keys too, and every input's row and the strip go to the
+    screen (``DiagView``) when they change and once a second, until a stop, a
+    signal or the channel closing. The screen's process opens no input."""
+    assert inputs.profile is not None  # ``parse``: --diag needs --profile
+
+    def taken(message: p.Message | None) -> Over[None] | None:
+        return Over(None) if message is None or isinstance(message, p.Stop) else None
+
+    watch(link, station_monitor(inputs.profile, inputs.source), None, taken=taken, stepped=lambda _t, _presses: None,
+          shown=lambda monitor: (monitor.view()["inputs"], monitor.strip()),
+          message=lambda shown, _presses: p.DiagView(*shown))
+    return 0
 
 
 @dataclass(frozen=True)

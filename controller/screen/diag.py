@@ -62,7 +62,7 @@ class DiagScene(Scene):
                 fill = theme.blend(theme.PANEL, theme.PRESSED, 0.55)
             panel(surface, r, fill, radius=max(3, row_h // 8))
             ink = theme.text_on(fill)
-            ago = row["ago_us"]
+            ago = None if row["last_press_us"] is None else now_us - row["last_press_us"]
             last = _("never") if ago is None else _("{n} s ago").format(n=format_number(ago / 1_000_000, 1))
             noise = _(FLAG_WORDS[row["flag"]]) if row["flag"] in FLAG_WORDS else row["flag"].upper() if row["flag"] else (ngettext("{n} glitch", "{n} glitches", row["glitches"]).format(n=row["glitches"])
                                                             if row["glitches"] else _("ok"))

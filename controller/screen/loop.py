@@ -48,6 +48,7 @@ from games.toolkit.results import ResultsScene
 from games.toolkit.scene import Scene, VideoPicture, freeze
 
 if TYPE_CHECKING:
+    from controller.screen.diag_link import DiagLink
     from controller.screen.evening import EveningStations
 
 log = logging.getLogger("buzzerbox.display")
@@ -615,11 +616,13 @@ def run_results(presenter: Presenter, final: View, spec: GameSpec, *, clock: Cal
         frame_clock.tick(fps)
 
 
-def run_diag(screen: Screen, monitor: InputMonitor, *, keyboard: KeyboardSource | None = None,
+def run_diag(screen: Screen, monitor: InputMonitor | DiagLink, *, keyboard: KeyboardSource | None = None,
              simulator: Callable[[int], None] | None = None, realtime: bool = True, until_us: int | None = None,
              clock: Callable[[], int] = box_now_us, fps: int = 30, origin_us: int | None = None) -> int:
     """The diagnostics screen, live (or in virtual time with ``simulator``
-    feeding edges: headless screenshots). Returns the frames drawn."""
+    feeding edges: headless screenshots). ``monitor``: the inputs debounced
+    here (keyboard stations, made-up presses), or a profile's as diag's
+    deciding process sends them (``DiagLink``). Returns the frames drawn."""
     scene = DiagScene()
     if keyboard is not None:
         keyboard.start(monitor)

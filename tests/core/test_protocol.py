@@ -17,6 +17,7 @@ import pytest
 
 from controller import channel
 from controller import protocol as p
+from controller.box.monitor import InputMonitor
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.process import DecidingGame
 from controller.box.runtime import Box
@@ -42,12 +43,16 @@ def every_message() -> list[p.Message]:
                   board='{"type": "state", "players": []}', lines=("Tournament offline: no route",),
                   phones=p.PhonesPanel("http://192.168.1.5:8080", "http://192.168.1.5:8080/play", (True, False), True,
                                        "123456"))
+    monitor = InputMonitor([("Ana", ["bell", "a"])], host_inputs=["arm"])  # diag's table: a press, inputs never pressed
+    monitor.edge(Edge(0, "bell", 0, 1_000), 1)
+    monitor.step(50_000)
     roll_call = p.RollCallView({"phase": "roll call", "missing": ["Bára"], "answered": 2, "total": 3}, strip)
     return [view, p.Opened("gpio (stamps to 1 µs)"), p.Refused("cannot open the gpio inputs"), roll_call, p.Ended("menu", summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
                           unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved",
                           played=p.Played("quiz", ("Ana", "Bára"), False, {"scores": [2, 1]}, (2, 1), None, 3, 10)),
             p.Start({"type": "session", "game": "quiz", "players": 3}),
             p.Between(strip, (Press(-1, "arm", 4_321, precision_us=1, edges=2, source_event=""),)),
+            p.DiagView(monitor.view()["inputs"], monitor.strip()),
             p.Play("/j/quiz.jsonl", {"type": "session", "game": "quiz"}, "quiz=games.quiz", ("--fps", "60"),
                    roll_call=True, web=True), p.Play("/j/quiz.jsonl", None, "quiz=games.quiz", carry_on=True),
             p.EdgeInput(Edge(1, "bell", 0, 9_000), 250),
