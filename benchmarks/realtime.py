@@ -31,10 +31,17 @@ Per design: contact -> lamp and settle -> lamp (p50/p99), **overhead = lamp
 (the audit's contest counted apart), live != virtual. The legend printed
 with the figures says what each proves and cannot. The last line is
 ``RESULT overhead_p50_ms=… overhead_p99_ms=… floor_p99_ms=… within_1ms=…
-wrong=… setting=…`` for the shipped design in the setting furthest from the
-goal (its p99 over that setting's floor p99 the most; wrong winners of both).
+wrong=… undecided=… setting=… valid=yes|no`` for the shipped design in the
+setting furthest from the goal (its p99 over that setting's floor p99 the
+most; wrong winners and undecided contests of both).
 
-    PYTHONPATH=. python benchmarks/realtime.py            # 300 contests per design and setting, ~20 min
+Every design and setting gets the timed contests asked for (300, ``--quick``
+100, ``--contests N``): contests left undecided, or with an edge written late,
+have no overhead, so rounds are added (up to as many again) until each has
+them; short still, the RESULT line says ``valid=no`` (and which fell short)
+and the exit status is 1.
+
+    PYTHONPATH=. python benchmarks/realtime.py            # 300 timed contests per design and setting, ~20 min
     PYTHONPATH=. python benchmarks/realtime.py --quick    # 100, ~7 min
 """
 
@@ -104,17 +111,33 @@ def horizon_switch() -> bool:
     return "--horizon" in sub.choices["play"]._option_string_actions
 
 
+def timed_of(games: Sequence[bk.Game]) -> int:
+    """The timed contests of a design's games: decided, lit, and no edge written late."""
+    return bk.Figures.of([j for g in games for j in g.judged]).timed
+
+
+def short_of(games: dict[str, list[bk.Game]], wanted: int) -> list[str]:
+    """The designs with fewer than ``wanted`` timed contests so far."""
+    return [d for d, gs in games.items() if timed_of(gs) < wanted]
+
+
 def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, per_round: int, seed: int,
-                tmp: Path, verbose: bool, profile: bool = False,
-                before: Path | None = None) -> tuple[dict[str, list[bk.Game]], list[int]]:
-    """Every design, ``rounds`` games each, interleaved (the order turns each round) on the same script."""
+                tmp: Path, verbose: bool, profile: bool = False, before: Path | None = None,
+                wanted: int = 0) -> tuple[dict[str, list[bk.Game]], list[int]]:
+    """Every design, ``rounds`` games each, interleaved (the order turns each round) on the same script;
+    then more rounds (as many again at most) for the designs with fewer than ``wanted`` timed contests."""
     games: dict[str, list[bk.Game]] = {d: [] for d in designs}
     floor: list[int] = []
     with bk.Burners(burners):
-        for r in range(rounds):
+        r = 0
+        while r < rounds or (r < 2 * rounds and short_of(games, wanted)):
+            playing = designs if r < rounds else short_of(games, wanted)
+            if r == rounds:
+                print(f"    [{label}] fewer than {wanted} timed contests: {', '.join(playing)} "
+                      f"({', '.join(str(timed_of(games[d])) for d in playing)}); more rounds", flush=True)
             contests = bk.make_contests(random.Random(f"realtime-{seed}-{label}-{r}"), per_round, 4)
-            k = r % len(designs)
-            for design in list(designs[k:]) + list(designs[:k]):
+            k = r % len(playing)
+            for design in list(playing[k:]) + list(playing[:k]):
                 folder = tmp / f"{label}-{r}-{design}"
                 if profile:  # the deciding process stamps its lamp steps' stages (controller/box/stepprofile.py)
                     os.environ[stepprofile.ENV] = str(folder)
@@ -135,6 +158,7 @@ def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, p
                     for j in game.judged:
                         if j.note:
                             print(f"      {j.verdict}: {j.note}")
+            r += 1
     return games, floor
 
 
@@ -174,7 +198,8 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
               f"({f.late_wrong} of them wrong or undecided): kept out of every figure above (they test the "
               f"feeder, not the watermark)")
         print(f"    goal (overhead p50 <= {bk.GOAL_P50_US / 1000:g} ms, p99 <= floor p99 + "
-              f"{bk.GOAL_OVER_FLOOR_US / 1000:g} ms, no wrong winner): {'met' if bk.meets_goal(f, fl) else 'not met'}")
+              f"{bk.GOAL_OVER_FLOOR_US / 1000:g} ms, no wrong winner, none undecided): "
+              f"{'met' if bk.meets_goal(f, fl) else 'not met'}")
     print("  (*: fewer than 100 values, the p99 is their maximum)")
 
 
@@ -204,10 +229,42 @@ def report_steps(label: str, games: dict[str, list[bk.Game]]) -> None:
                   f"{bk.percentile(walls, 0.9):>5}   cpu {bk.percentile(cpus, 0.5):>5}")
 
 
+#: one setting's figures for the RESULT line: its label, the shipped design's figures, the floor
+Setting = tuple[str, bk.Figures, bk.Summary]
+
+
+def result_line(per_setting: Sequence[Setting], short: Sequence[str]) -> tuple[str, bool]:
+    """The RESULT line, and whether the run is valid: the shipped design in the setting
+    furthest from the goal (its overhead p99 over that setting's floor p99 the most), the
+    wrong winners and undecided contests of every setting; ``short``: each design and
+    setting that has fewer timed contests than asked (then, or with a setting without a
+    timed contest, ``valid=no``)."""
+    timed = [s for s in per_setting if s[1].overhead.p99 is not None and s[2].p99 is not None]
+    wrong = sum(s[1].wrong for s in per_setting)
+    undecided = sum(s[1].undecided for s in per_setting)
+    missing = list(short)
+    for label, *_figures in per_setting:
+        if not any(label == s[0] for s in timed) and not any(x.startswith(f"shipped/{label}:") for x in missing):
+            missing.append(f"shipped/{label}:0")  # not played (another design asked for) or never timed
+    valid = bool(timed) and not missing
+    said = f"wrong={wrong} undecided={undecided}"
+    if timed:
+        label, f, fl = max(timed, key=lambda s: (s[1].overhead.p99 or 0) - (s[2].p99 or 0))
+        said = (f"overhead_p50_ms={bk.ms(f.overhead.p50)} overhead_p99_ms={bk.ms(f.overhead.p99)} "
+                f"floor_p99_ms={bk.ms(fl.p99)} within_1ms={f.within_1ms}/{f.timed} {said} "
+                f"written_late={f.late_edges} late_contests={f.late_contests} late_wrong={f.late_wrong} "
+                f"setting={label.replace(' ', '_')}")
+    line = f"RESULT {said} valid={'yes' if valid else 'no'}"
+    if missing:
+        line += f" short={','.join(missing)}"
+    return line, valid
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="100 timed contests per design and setting (else 300)")
-    parser.add_argument("--contests", type=int, default=None, help="contests per design and setting")
+    parser.add_argument("--contests", type=int, default=None,
+                        help="timed contests per design and setting (rounds are added while fewer are timed)")
     parser.add_argument("--per-game", type=int, default=100, help="contests per play game (a round)")
     parser.add_argument("--designs", default=",".join(DESIGNS), help="comma-separated, of: " + ", ".join(DESIGNS))
     parser.add_argument("--idle-only", action="store_true")
@@ -222,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
                              "wrappers cost a little: overhead figures of such a run are not the product's)")
     args = parser.parse_args(argv)
     contests = args.contests or (100 if args.quick else 300)
+    if contests < 1 or args.per_game < 1:
+        parser.error("--contests and --per-game take a number of at least 1")
     rounds = max(1, -(-contests // args.per_game))
     per_round = -(-contests // rounds)
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
@@ -243,25 +302,23 @@ def main(argv: list[str] | None = None) -> int:
           f"profile {PROFILE}; designs {', '.join(designs)} interleaved; {rounds} games x {per_round} contests per "
           f"design and setting")
     print(LEGEND)
-    per_setting: list[tuple[str, bk.Figures, bk.Summary]] = []
+    per_setting: list[Setting] = []
+    short: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         for label, burners in settings:
             games, floor = run_setting(label, burners, designs, rounds, per_round, args.seed, Path(tmp), args.verbose,
-                                       args.profile_steps, args.before)
+                                       args.profile_steps, args.before, wanted=contests)
             report(label, games, floor)
             if args.profile_steps:
                 report_steps(label, games)
+            short += [f"{d}/{label.replace(' ', '_')}:{timed_of(games[d])}" for d in short_of(games, contests)]
             shipped = [j for g in games.get("shipped", []) for j in g.judged]
-            per_setting.append((label, bk.Figures.of(shipped), bk.Summary.of(floor)))
+            per_setting.append((label.replace(" ", "_"), bk.Figures.of(shipped), bk.Summary.of(floor)))
     # the goal holds in each setting or not at all: the setting furthest from it, not the two pooled
     # (pooled, an idle p99 over the goal hid behind a loaded one under it)
-    label, f, fl = max(per_setting, key=lambda s: s[1].overhead.p99 - s[2].p99)
-    wrong = sum(s[1].wrong for s in per_setting)
-    print(f"RESULT overhead_p50_ms={bk.ms(f.overhead.p50)} overhead_p99_ms={bk.ms(f.overhead.p99)} "
-          f"floor_p99_ms={bk.ms(fl.p99)} within_1ms={f.within_1ms}/{f.timed} wrong={wrong} "
-          f"written_late={f.late_edges} late_contests={f.late_contests} late_wrong={f.late_wrong} "
-          f"setting={label.replace(' ', '_')}")
-    return 0
+    line, valid = result_line(per_setting, short)
+    print(line)
+    return 0 if valid else 1
 
 
 if __name__ == "__main__":

@@ -91,7 +91,8 @@ class View:
     guard_us: int
     #: one line while the journal cannot be written (a full card), else None
     journal: str | None = None
-    #: one line while a source has stalled (every decision waits the stall time for it), else None
+    #: one line while a source has stalled (every decision waits the stall time for it) or is waited for
+    #: by its stated delay, or for a while after the kernel dropped GPIO edges (``views.inputs_line``), else None
     inputs: str | None = None
     #: the newest decision: (decided, lamp lit) in game µs (a view is published after the lamp)
     decided: tuple[int, int | None] | None = None

@@ -17,6 +17,7 @@ from typing import Any
 from controller.apps.common import UsageError
 from controller.box import journal as journal_mod
 from controller.box.journal_format import MAX_LINE_BYTES
+from controller.box.journal_writer import drop_stale_reserve
 from controller.box.media import check_kept
 from controller.box.runtime import Box, box_from_journal, replay_finish, replay_record, replay_start
 from controller.box.scenario import MAX_SCENARIO_BYTES
@@ -136,6 +137,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     verdict = "DAMAGED" if journal.damage else "INCOMPLETE" if journal.unsaved_lines else "OK"
     print(f"{verdict} {args.file}: " + _("{game}, {players} players, format {version}, {records} good records, {state}")
           .format(game=s.game, players=s.settings.players, version=s.version, records=journal.count, state=state))
+    room = drop_stale_reserve(Path(args.file))  # no writer holds it: nothing else would ever free it
+    if room is not None:
+        print(_("{path}: removed {reserve}, the room its writer kept for its close (it was stopped before it)")
+              .format(path=args.file, reserve=room.name), file=sys.stderr)
     whole, media_problems = check_kept(s.settings, Path(args.file))
     for line in media_problems:  # the journal reads, but a copy its questions show is gone or changed
         print(line)

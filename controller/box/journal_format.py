@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from controller.box.debounce import DebounceConfig
-from controller.box.press import InputNotice, Press
+from controller.box.press import InputNotice, NoticeKind, Press
 from games.base import Action, BuzzerBoxError, GameSettings
 from games.files import FileRefused, open_limited, read_limited
 from games.i18n import N_, _, format_number, ngettext
@@ -573,6 +573,8 @@ class Journal:
     _last_timed_us: int = 0
     _unknown: set[str] = field(default_factory=set)
     _checkpoint_at: int | None = None  # where in ``records`` the newest checkpoint is
+    #: times the kernel dropped GPIO edge events while the game was played (its ``lost`` notices)
+    lost_edges: int = 0
 
     def add(self, line: int, record: Record, since_checkpoint: bool = False, each: EachRecord | None = None) -> None:
         """One good record read: kept, or handed to ``each``; ``since_checkpoint``: a
@@ -583,6 +585,8 @@ class Journal:
             self._last_timed_us = record.t_us
         elif isinstance(record, OtherRecord) and record.type not in RECORDED_ONLY:
             self._unknown.add(record.type)
+        if isinstance(record, NoticeRecord) and record.notice.kind == NoticeKind.LOST:
+            self.lost_edges += 1
         if each is not None:
             self.dropped += 1
             each(self, line, record)
@@ -662,6 +666,12 @@ class Journal:
         if self.unknown_types():
             out.append(_("{where}: records of type {types} are kept but not replayed "
                          "(written by a newer buzzerbox)").format(where=where, types=", ".join(self.unknown_types())))
+        if self.lost_edges:
+            out.append(ngettext("{where}: the kernel dropped button edges {n} time while it was played (the inputs' "
+                                "reader fell behind): a press may be missing from its outcome",
+                                "{where}: the kernel dropped button edges {n} times while it was played (the inputs' "
+                                "reader fell behind): a press may be missing from its outcome",
+                                self.lost_edges).format(where=where, n=self.lost_edges))
         return out
 
 

@@ -64,6 +64,9 @@ RESERVE_BYTES = 1 << 20
 #: past systemd's stop timeout, whose kill then lost them)
 CLOSE_LATER_S = CLOSE_GRACE_S
 LATE_LOG_EVERY_S = 10.0
+#: a journal's lock found taken is tried this many times, this far apart, before it is taken for another
+#: writer's: a sweep of stale reserves (``drop_stale_reserve``) holds it for one unlink
+LOCK_TRIES, LOCK_RETRY_S = 3, 0.02
 
 
 class JournalLocked(JournalError):
@@ -91,12 +94,16 @@ class FileSink:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pid = lock_holder(self.fd)
-            os.close(self.fd)
-            raise JournalLocked(path, pid) from None
+        for attempt in range(LOCK_TRIES):
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if attempt + 1 < LOCK_TRIES:
+                    time.sleep(LOCK_RETRY_S)
+        pid = lock_holder(self.fd)
+        os.close(self.fd)
+        raise JournalLocked(path, pid)
 
     def write(self, data: bytes) -> int:
         return os.write(self.fd, data)
@@ -258,6 +265,8 @@ class JournalWriter:
             log.error("journal %s: the header is not on disk yet (%s); the game goes on", p, writer.problem)
         if fsync and sink is None:
             fsync_dir(p)
+        if sink is None:
+            sweep_reserves(p.parent)
         return writer
 
     # -- the caller's side (the loop thread): no disk wait ---------------------------------
@@ -706,6 +715,53 @@ def _keep_room(path: Path) -> Path | None:
 def reserve_path(path: Path) -> Path:
     """The file that keeps room for the journal's close while it is written."""
     return path.with_name(path.name + ".reserve")
+
+
+def drop_stale_reserve(journal: Path) -> Path | None:
+    """Remove ``journal``'s ``.reserve`` when no writer holds the journal: its writer was killed
+    before its close (-9, a power cut) and the journal was never resumed, so nothing frees that
+    room. A live writer, in this process or another, holds the journal's lock from before it
+    made its reserve until after it freed it: the lock is taken here for the unlink (a writer
+    opening the journal meanwhile tries again: ``LOCK_TRIES``). The file removed, or None."""
+    room = reserve_path(journal)
+    if not room.exists():
+        return None
+    try:
+        fd: int | None = os.open(journal, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        fd = None  # the journal is gone: nothing writes it
+    except OSError:
+        return None
+    try:
+        if fd is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return None  # a writer holds it: its room
+        try:
+            room.unlink()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            log.warning("journal %s: cannot remove its stale %s: %s", journal, room.name, exc.strerror or exc)
+            return None
+    finally:
+        if fd is not None:
+            os.close(fd)  # releases the lock
+    log.info("journal %s: removed %s, the room for a close that never came (its writer was stopped before it)",
+             journal, room.name)
+    return room
+
+
+def sweep_reserves(folder: Path) -> list[Path]:
+    """Every stale ``.reserve`` in ``folder`` removed (``drop_stale_reserve``), said when a new
+    journal starts there: a box killed mid-game and never resumed left 1 MiB each."""
+    try:
+        rooms = sorted(folder.glob("*.reserve"))
+    except OSError:
+        return []
+    removed = [drop_stale_reserve(room.with_name(room.name[:-len(".reserve")])) for room in rooms]
+    return [room for room in removed if room is not None]
 
 
 class _Later:

@@ -90,6 +90,9 @@ class NoticeKind(KindEnum):
     FUTURE = "future"
     #: or an input board's of a boot that rebooted before its clock was mapped as stated (``Box.untimed_presses``)
     UNTIMED = "untimed"
+    #: the kernel dropped edge events of this input (its line events' queue overflowed: the GPIO reader fell
+    #: behind): a press may be missing from the game (``Box.lost_edges``; ``journal check`` says so)
+    LOST = "lost"
 
 
 #: the notice a press is refused as when stamped in the box's future (any source; an input board's driver

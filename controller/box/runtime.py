@@ -317,6 +317,9 @@ class Box(InputLayer):
         #: the counts are logged at the end, as ``stale_presses`` is
         self.future_presses = 0
         self.untimed_presses = 0
+        #: times the kernel dropped GPIO edge events (``NoticeKind.LOST`` notices), and the game µs of the newest
+        self.lost_edges = 0
+        self.lost_edges_us: int | None = None
         self._journal_notice: str | None = None  # the journal notice the viewers were last told
         self._journaled_until_us = -(1 << 62)
         self.on_events: list[Callable[[list[GameEvent]], None]] = []
@@ -941,6 +944,8 @@ class Box(InputLayer):
                             "source's clock is wrong (counted; the count is logged at the end)", notice.station)
         elif notice.kind == UNTIMED_PRESS:
             self.untimed_presses += 1
+        elif notice.kind == NoticeKind.LOST:
+            self.lost_edges, self.lost_edges_us = self.lost_edges + 1, notice.t_us
         if notice.kind in (HOST_PAUSED, HOST_CONTINUED):
             return self._host_pause(notice.kind == HOST_PAUSED, notice.t_us)
         if notice.kind == RENAMED:

@@ -35,7 +35,7 @@ from games.base import (
     GameSettings,
     GameSpec,
 )
-from games.i18n import N_, _, format_number, refusal_text, word
+from games.i18n import N_, _, format_number, ngettext, refusal_text, word
 from games.toolkit.strip_words import Strip, View, status_label
 
 log = logging.getLogger("buzzerbox.web")
@@ -721,6 +721,22 @@ def host_cue(engine: Any, uses_seats: bool) -> dict[str, Any] | None:
     return cue
 
 
+#: how long after the kernel last dropped GPIO edge events the screen says so (game µs)
+LOST_SHOWN_US = 30_000_000
+
+
+def inputs_line(box: Box, t_us: int) -> str | None:
+    """The screen's inputs line at ``t_us``: a source stalled or waited for by its stated delay
+    (``Box.inputs_notice``), else, for ``LOST_SHOWN_US`` after it last did, the kernel dropping
+    GPIO edge events (its queue overflowed: a press may be missing; the journal keeps each time)."""
+    said = box.inputs_notice()
+    if said or box.lost_edges_us is None or t_us - box.lost_edges_us > LOST_SHOWN_US:
+        return said
+    return ngettext("The kernel dropped button edges {n} time (the inputs' reader fell behind): a press "
+                    "may be missing", "The kernel dropped button edges {n} times (the inputs' reader fell "
+                    "behind): a press may be missing", box.lost_edges).format(n=box.lost_edges)
+
+
 def view_of(box: Box, t_us: int, *, version: int = 0, public: Mapping[str, Any] | None = None,
             strip: Sequence[Mapping[str, Any]] | None = None,
             decided: tuple[int, int | None] | None = None) -> protocol.View:
@@ -733,4 +749,4 @@ def view_of(box: Box, t_us: int, *, version: int = 0, public: Mapping[str, Any] 
                 strip=box.strip() if strip is None else strip, finished=box.engine.finished,
                 paused=box.paused, host_paused=box.host_paused, names=tuple(box.station_names),
                 late_deliveries=box.late_deliveries, guard_us=box.latency_guard_us,
-                journal=box.journal_notice(), inputs=box.inputs_notice(), decided=decided)
+                journal=box.journal_notice(), inputs=inputs_line(box, t_us), decided=decided)

@@ -344,3 +344,32 @@ def test_each_inputs_level_at_rest_is_its_lines_bit_in_the_request(monkeypatch: 
     assert asked == [values, values]  # at the start (the level the lines' first events leave), and now
     assert prof.input_pins()[5] == (1, "bell")
     assert levels == {where: 0 if where == (1, "bell") else 1 for where in prof.input_pins().values()}
+
+
+def test_edges_the_kernel_dropped_are_said_on_the_screen_and_kept_in_the_journal(
+        lines_box, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The kernel's queue overflowed while the reader was behind: station 2's line skips two
+    events. The screen's inputs line says a press may be missing, and the journal keeps a
+    notice of it: ``journal check`` (and a replay) say so, long after the log is gone."""
+    from controller.box.journal import JournalWriter
+    from controller.box.views import inputs_line, view_of
+    from controller.cli import main
+
+    box, source, chip, pins = lines_box
+    path = tmp_path / "quiz.jsonl"
+    box.journal = JournalWriter.create(path, box.header(mode="simulate"), fsync=False)
+    t = box_now_us()
+    line = pins[(2, "bell")]
+    box.step(t - 1_000)
+    assert inputs_line(box, t) is None
+    chip.queue(event(line, 0, t, 1, 1), event(line, 1, t + 5_000, 4, 4))  # its events 2 and 3 dropped
+    drained(source.reader)
+    box.step(t + 10_000)
+    shown = view_of(box, t + 10_000).inputs
+    assert shown == "The kernel dropped button edges 1 time (the inputs' reader fell behind): a press may be missing"
+    box.journal.close()
+    box.journal = None
+    capsys.readouterr()
+    assert main(["journal", "check", str(path)]) == 0
+    said = capsys.readouterr().err
+    assert "the kernel dropped button edges 1 time while it was played" in said, said

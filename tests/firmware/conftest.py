@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -77,13 +78,34 @@ class Sink:
         self.wait_for(lambda items: self.kinds() == kinds, f"notices {kinds}")
 
 
+#: each simulator's newest driver (``start_driver``): what ``caught_up`` waits for
+DRIVERS: weakref.WeakKeyDictionary[BoardSim, BoardSource] = weakref.WeakKeyDictionary()
+
+
 def start_driver(sim: BoardSim, sink: Sink, channels: dict | None = None, **kw: object) -> BoardSource:
     """A driver on the simulator's pty and virtual clock, started on ``sink``."""
     kw.setdefault("clock_slack_us", 0)
     source = BoardSource(channels or CHANNELS, LIGHTS, port=lambda: sim.port, clock=sim.host_clock,
                          reconnect_delay_s=0.02, **kw)  # type: ignore[arg-type]
     source.start(sink)
+    DRIVERS[sim] = source
     return source
+
+
+def caught_up(sim: BoardSim, source: BoardSource | None = None) -> None:
+    """Wait until the driver (``source``, else the simulator's newest running one) has read
+    and handled every byte the board wrote and handed the port every command it queued, and
+    the board has taken every command: readiness, however long a loaded machine takes (the
+    bound ends a hang only). A test moves the board's time on only then, so no line waits
+    unread while virtual time passes. Without a running driver, only the board's side."""
+    driver = source if source is not None else DRIVERS.get(sim)
+    if driver is not None and not driver.running:
+        driver = None
+    give_up = time.monotonic() + 60
+    while (driver is not None and (sim.unread_by_host() or not driver.quiet())) or sim.unread_by_board():
+        assert time.monotonic() < give_up, "the driver never caught up with the board"
+        time.sleep(0.0005)
+        sim.step()
 
 
 class Rig:
@@ -99,6 +121,7 @@ class Rig:
     def settle(self, us: int = 300_000) -> None:
         """Let virtual time pass and the driver catch up with every line."""
         self.sim.advance(us)
+        caught_up(self.sim, self.source)
 
     def close(self) -> None:
         self.source.stop()

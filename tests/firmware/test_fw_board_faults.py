@@ -16,7 +16,7 @@ import serial
 from controller.box.press import InputNotice, Press
 from controller.box.sources.board import BoardSource
 from controller.box.sources.board_sim import BoardSim
-from tests.firmware.conftest import CHANNELS, LIGHTS, Sink, start_driver, wait_until
+from tests.firmware.conftest import CHANNELS, LIGHTS, Sink, caught_up, start_driver, wait_until
 
 LOG = "controller.box.sources.board"
 
@@ -231,7 +231,7 @@ def test_a_lost_hello_is_asked_for_again(caplog) -> None:
         while not source.connected:
             assert time.monotonic() < give_up, "the driver never asked for the hello again"
             sim.advance(100_000)
-            time.sleep(0.01)  # the driver's thread reads the board between steps
+            caught_up(sim, source)  # the driver's thread has read and handled the board's lines
         sink.wait_kinds(["connected"])
         assert "no hello from the board" in caplog.text
     finally:

@@ -7,14 +7,13 @@ from __future__ import annotations
 import logging
 import random
 import threading
-import time
 import tracemalloc
 
 from controller.box.press import InputNotice, Press
 from controller.box.sources.board import BoardSession
 from controller.box.sources.board_sim import BoardSim
 from firmware.buzzer.proto import frame
-from tests.firmware.conftest import CHANNELS, Sink, start_driver
+from tests.firmware.conftest import CHANNELS, Sink, caught_up, start_driver
 
 LOG = "controller.box.sources.board"
 HELLO = ("H v=2 fw=2.0.0 boot=0badcafe w=0 t=1000 s=0 a=0 in=0-19 sr=32-95 lights=0-63 hb=250000 "
@@ -124,7 +123,7 @@ def test_the_reader_outlives_an_error_and_nothing_is_lost(caplog) -> None:
         b = sim.press(1, at_us=a + 100_000)
         for _ in range(60):
             sim.advance(50_000)
-            time.sleep(0.02)
+            caught_up(sim)  # the driver has read and handled what the board sent (readiness)
             if len(sink.presses()) >= 2:
                 break
         got = sink.wait_presses(2)

@@ -114,6 +114,44 @@ def test_an_older_board_whose_replies_name_no_boot_is_believed_only_after_its_bo
     assert b.s.connected
 
 
+def test_a_heartbeat_that_names_no_boot_does_not_vouch_for_replies_that_named_none() -> None:
+    """The new boot's replies (no ``b=``, firmware before 3.1) wait for a line naming the
+    boot they belong to; a heartbeat naming none (damaged, or a board that never says)
+    cannot tell whose they were: taken for the old boot's, they mapped the press held for
+    the old clock by the new boot's (the phantom's path). They stay unbelieved; the new
+    boot's hello brings the press, mapped by the old boot's replies alone."""
+    b, made = reboot_before_hello(echo_boot=False)
+    b.line(frame(f"B {ticks(9_000)} s=0 q=0 d=0 e=0 g=0 x=0 o=0 f=0 pd=20 lk=0 lp=1000"))
+    assert b.presses() == [] and not b.s.connected
+    b.line(hello(NEW, 10_000))
+    [p] = b.presses()
+    assert abs(p.t_us - made) <= p.precision_us < 5_000
+    assert not [o for o in b.out if isinstance(o, InputNotice) and o.kind in ("future", "untimed")]
+
+
+def test_a_fresh_drivers_first_replies_from_a_rebooted_board_play_no_phantom() -> None:
+    """A fresh driver: the board's hello, a press held for the clock, then the board reboots
+    (its new clock a minute ahead) and its hello is lost; the new boot answers the clock
+    requests without ``b=``. A heartbeat naming no boot made those replies the old boot's
+    mapping, and the old boot's press came a minute before it was made: a press nobody made.
+    Nothing maps it now; the new boot's hello finds it untimed (refused, never played)."""
+    s = BoardSession(CHANNELS, sync_burst=4)
+    now = OLD_START + OFFSET
+    s.opened(now)
+    out = s.receive(hello(OLD, OLD_START), now) + s.receive(frame("K from=1 lost=0"), now)
+    out += s.receive(frame(f"P 1 b={OLD} c=0 {ticks(OLD_START - 1_000)} n=1 p=20"), now)
+    rids = [int(c.split()[1]) for c in s.outbox if c.startswith("T ")]
+    ahead = OLD_START + 60_000_000  # the rebooted board's clock, where the old one would read OLD_START
+    now += RTT
+    for rid in rids:
+        out += s.receive(frame(f"C r={rid} {ticks(ahead + RTT // 2)}"), now)
+    out += s.receive(frame(f"B {ticks(ahead + RTT)} s=0 q=0 d=0 e=0 g=0 x=0 o=0 f=0 pd=20 lk=0 lp=1000"), now)
+    assert not [o for o in out if isinstance(o, Press)] and not s.connected
+    out += s.receive(hello(NEW, ahead + 2 * RTT), now + RTT)
+    assert not [o for o in out if isinstance(o, Press)]
+    assert [o.kind for o in out if isinstance(o, InputNotice) and o.station >= 0] == ["untimed"]
+
+
 def test_a_mapping_worse_than_the_driver_states_is_not_synced() -> None:
     """Replies 60 ms after their requests: a mapping worth ±30 ms, beyond the 20 ms the
     driver states. The press waits, the game stays paused, and the clock is asked

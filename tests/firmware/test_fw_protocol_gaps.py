@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import threading
 import time
 
 import pytest
@@ -18,7 +19,7 @@ from controller.box.press import Press
 from controller.box.sources.board import BoardSource
 from controller.box.sources.board_sim import BoardSim
 from games.arbitration import rank_by_time, tie_threshold_us
-from tests.firmware.conftest import CHANNELS, Sink, start_driver
+from tests.firmware.conftest import CHANNELS, Sink, caught_up, start_driver
 
 LOG = "controller.box.sources.board"
 WIDE = {**CHANNELS, 19: (3, "bell")}  # channel 19 is GP27
@@ -29,15 +30,24 @@ def driver(sim: BoardSim, sink: Sink, channels: dict = CHANNELS, **kw: object) -
 
 
 def pump_until(sim: BoardSim, cond, what: str, step_us: int = 20_000, timeout: float = 120.0) -> None:
-    """Advance the board until ``cond``; the timeout only ends a hang (a loaded
-    machine is slow, never wrong), it bounds nothing the test asserts."""
+    """Advance the board until ``cond``, a step at a time, each once the driver has caught
+    up with the last (``caught_up``: readiness, never a sleep); the timeout only ends a hang
+    (a loaded machine is slow, never wrong), it bounds nothing the test asserts."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         sim.advance(step_us)
-        time.sleep(0.003)
+        caught_up(sim)
         if cond():
             return
     raise AssertionError(f"never saw {what}")
+
+
+def walk(sim: BoardSim, us: int, step_us: int = 2_000) -> None:
+    """Let ``us`` of the board's time pass in steps the driver follows (``caught_up`` after each)."""
+    end = sim.now_us + us
+    while sim.now_us < end:
+        sim.advance(min(step_us, end - sim.now_us))
+        caught_up(sim)
 
 
 def idle(sim: BoardSim, us: int, source: BoardSource, step_us: int = 20_000) -> None:
@@ -83,6 +93,40 @@ def judge(truth: dict[tuple[int, str, int], int], presses: list[Press]) -> tuple
                 details.append(f"phantom {key[0]}/{key[1]} at {p.t_us} ({p.source_event}): "
                                f"{'no press' if off is None else f'{off / 1e6:.3f} s from any press'}")
     return lost, bad, details
+
+
+def test_the_pump_moves_the_boards_time_on_only_once_the_driver_has_caught_up() -> None:
+    """The driver's thread does not run for a while just after it read a line (a loaded
+    machine: stood in for by holding its read). The pump waits for it before it moves the
+    board's time on: the old one slept 3 ms and moved on, so the lines came to the driver
+    stamped later than the board sent them, however slow the machine (its clock round
+    trips measured long, a press's watermark late)."""
+    import serial
+
+    sim = BoardSim()
+    hold = threading.Event()
+    moved: list[int] = []  # board µs that passed while the driver's thread was away
+
+    class SlowPort(serial.Serial):
+        def read(self, size: int = 1) -> bytes:
+            data = super().read(size)
+            if data and hold.is_set():
+                hold.clear()
+                at = sim.now_us
+                time.sleep(0.1)  # the thread does not run meanwhile: load, not a wait for anything
+                moved.append(sim.now_us - at)
+            return data
+
+    source = driver(sim, Sink(), serial_factory=SlowPort)
+    try:
+        pump_until(sim, lambda: source.connected, "the connection", step_us=2_000)
+        for _ in range(3):
+            hold.set()
+            pump_until(sim, lambda: not hold.is_set(), "a line read", step_us=2_000)
+        assert moved == [0, 0, 0]
+    finally:
+        source.stop()
+        sim.close()
 
 
 def test_presses_before_the_first_hello_reach_the_host() -> None:
@@ -290,7 +334,7 @@ def fuzz_trial(rng: random.Random, faults: tuple[str, ...] = FAULTS) -> tuple[in
             hold = rng.randint(15_000, 60_000)
             at = sim.press(ch, at_us=sim.now_us + rng.randint(500, 30_000), hold_us=hold)
             truth[(*CHANNELS[ch], i)] = sim.box_time(at)
-            sim.advance(at - sim.now_us + hold + 15_000, step_us=2_000)  # released: the next press counts
+            walk(sim, at - sim.now_us + hold + 15_000)  # released: the next press counts
             fault = rng.choice(faults + ("none",) * 3)
             history.append((i, sim.board.events.next - 1, fault))
             if fault == "drop":
@@ -315,12 +359,11 @@ def fuzz_trial(rng: random.Random, faults: tuple[str, ...] = FAULTS) -> tuple[in
                 sinks.append(Sink())
                 source = driver(sim, sinks[-1])
             elif fault == "reboot":  # at a random moment soon, its first hellos lost on the wire
-                sim.advance(rng.randint(0, 300_000), step_us=2_000)
+                walk(sim, rng.randint(0, 300_000))
                 sim.reboot(start_ticks=rng.randrange(1 << 30))
                 sim.drop_lines(rng.randint(0, 3), kinds=b"H")
                 rebooted = i
-            sim.advance(rng.randint(40_000, 120_000), step_us=2_000)
-            time.sleep(0.002)
+            walk(sim, rng.randint(40_000, 120_000))
         # done when every press is matched; not when as many presses came: a restarted
         # driver re-delivers what the dying one had not acked, mapped by its own clock
         # fit (another stamp), and counting those stopped the pump before the last came

@@ -6,14 +6,13 @@ no press is ever delivered after a watermark at or past its stamp."""
 from __future__ import annotations
 
 import random
-import time
 
 from controller.box.press import InputNotice, Press, Watermark
 from controller.box.sources.board_sim import BoardSim
 from firmware.buzzer.app import HEARTBEAT_US
 from firmware.buzzer.debounce import ticks_diff
 from firmware.buzzer.proto import frame
-from tests.firmware.conftest import Sink, start_driver
+from tests.firmware.conftest import Sink, caught_up, start_driver
 from tests.firmware.test_fw_no_future import OFFSET, OLD, Board, ticks
 from tests.firmware.test_fw_protocol_gaps import pump_until
 
@@ -94,16 +93,6 @@ def test_events_the_board_still_holds_hold_the_watermark() -> None:
     b.line(frame(f"P 1 b={OLD} c=0 {ticks(board_now + 20_000)} n=1 p=20"))
     [mark] = marks(b, start)
     assert b.presses()[0].t_us < mark.t_us
-
-
-def caught_up(sim: BoardSim) -> None:
-    """Wait until the driver has read every byte the board wrote and the board every
-    command (readiness, however long a loaded machine takes; the bound ends a hang only)."""
-    give_up = time.monotonic() + 60
-    while sim.unread_by_host() or sim.unread_by_board():
-        assert time.monotonic() < give_up, "the driver never read what the board sent"
-        time.sleep(0.0005)
-        sim.step()
 
 
 def test_through_the_simulator_no_press_comes_after_a_watermark_past_its_stamp() -> None:

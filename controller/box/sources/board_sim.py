@@ -117,7 +117,7 @@ class _Link:
 
     def read(self) -> bytes:
         sim = self.sim
-        fd = sim._master
+        fd = sim._master if sim.draining else None
         if fd is not None:
             try:
                 data = os.read(fd, 4096)
@@ -279,6 +279,7 @@ class BoardSim:
         self._light_shift = b""
         self._light_out = b""
         self.reading = True
+        self.draining = True  # the board's USB takes the host's bytes (``stop_draining``)
         self._drop = 0
         self._corrupt = 0
         self._fault_kinds = b"PN"
@@ -367,6 +368,14 @@ class BoardSim:
 
     def resume_reading(self) -> None:
         self.reading = True
+
+    def stop_draining(self) -> None:
+        """The board's USB stops taking the host's bytes (a board wedged in its loop): once
+        the pty's buffer is full, the host's writes wait (or time out)."""
+        self.draining = False
+
+    def resume_draining(self) -> None:
+        self.draining = True
 
     def inject(self, raw: bytes) -> None:
         """Raw bytes on the wire, as if the board had sent them."""

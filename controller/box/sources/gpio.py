@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.box.press import Edge
+from controller.box.press import Edge, InputNotice, NoticeKind
 from controller.box.profile import Profile
 from controller.box.sources.base import EdgeReader, InputSink, Source, SourceError
 from controller.box.sources.linefd import LineEventReader, LineOpener, open_header_lines
@@ -209,7 +209,7 @@ class GpioSource(Source):
         factory = self.factory or default_factory()
         for number, (station, input_name) in self.profile.input_pins().items():
             self._stamped[number] = self._stamped_callback(sink, station, input_name)
-        if self._read_lines(factory):
+        if self._read_lines(factory, sink):
             log.info("GPIO source: %d inputs via %s", len(self._line_offsets), self.label)
             return
         convert, self.precision_us, self.label = tick_converter(factory)
@@ -239,7 +239,7 @@ class GpioSource(Source):
         reader.offset_us = max([0, *(self.profile.offset_us(s) for s, _ in self.profile.input_pins().values())])
         self.reader = reader
 
-    def _read_lines(self, factory: Any) -> bool:
+    def _read_lines(self, factory: Any, sink: InputSink) -> bool:
         """The inputs read from the kernel's line events by a reader of our own
         (``LineEventReader``), if they can be had: True, and the reader started."""
         opener = self._lines
@@ -261,7 +261,7 @@ class GpioSource(Source):
             if callback is not None:
                 callback(t_us, level)
 
-        reader = LineEventReader(fd, on_edge)
+        reader = LineEventReader(fd, on_edge, on_lost=self._lost_notice(sink))
         try:
             reader.rest(dict(zip(offsets, reader.levels(len(offsets)), strict=True)))  # what its events leave
         except OSError as exc:
@@ -303,6 +303,19 @@ class GpioSource(Source):
             log.warning("lgpio would not alert on our pipe (%s): edges through gpiozero's callbacks", exc)
             return None
         return reader
+
+    def _lost_notice(self, sink: InputSink) -> Callable[[int, int, int], None]:
+        """Edge events the kernel dropped on a line, as a notice of its input (``NoticeKind.LOST``):
+        the box journals it and the screen says so; a press may be missing from the game."""
+        pins = self.profile.input_pins()
+
+        def on_lost(offset: int, _missed: int, t_us: int) -> None:
+            where = pins.get(offset)
+            if where is not None:
+                station, input_name = where
+                sink.notice(InputNotice(station, input_name, NoticeKind.LOST, t_us - self.profile.offset_us(station)))
+
+        return on_lost
 
     def _stamped_callback(self, sink: InputSink, station: int, input_name: str) -> Callable[[int, int], None]:
         """An input's edge, stamped in box µs, to the sink."""

@@ -173,9 +173,10 @@ class LineEventReader(PipeReader):
 
     Lost events: when the reader falls behind, the kernel's queue overflows and
     drops events; each line's ``line_seqno`` then skips. Gaps are counted
-    (``lost``) and logged; the request-wide ``seqno`` is not used for this, as
-    two lines' events may be queued out of its order. The line's next edge
-    still carries its true level.
+    (``lost``), logged and told (``on_lost``: the GPIO source makes it a notice
+    the box journals and the screen shows); the request-wide ``seqno`` is not
+    used for this, as two lines' events may be queued out of its order. The
+    line's next edge still carries its true level.
 
     An event's direction is not its edge's: with both edges watched, the kernel
     stamps the edge in its hard interrupt handler but sets the event's id from
@@ -194,9 +195,12 @@ class LineEventReader(PipeReader):
     read_bytes = LINE_EVENT.size * 1365
 
     def __init__(self, fd: int, on_edge: Callable[[int, int, int], None],
-                 clock: Callable[[], int] = box_now_us) -> None:
+                 clock: Callable[[], int] = box_now_us,
+                 on_lost: Callable[[int, int, int], None] | None = None) -> None:
         super().__init__(None, "buzzerbox-gpio-lines", clock, fd=fd)
         self.on_edge = on_edge
+        #: told (line offset, events dropped, the stamp of the event after the gap) of each gap
+        self.on_lost = on_lost
         #: events the kernel dropped (its queue overflowed), by the lines' sequence numbers
         self.lost = 0
         self._line_seqno: dict[int, int] = {}
@@ -229,6 +233,8 @@ class LineEventReader(PipeReader):
             self.lost += missed
             log.warning("GPIO line %d: the kernel dropped %d edge event(s) (its queue overflowed; "
                         "%d lost in all): the reader fell behind", offset, missed, self.lost)
+            if self.on_lost is not None:
+                self.on_lost(offset, missed, self.clock() if t_us is None else t_us)
         self._line_seqno[offset] = max(seen, line_seqno)
         if t_us is None:
             return

@@ -5,12 +5,20 @@ handling a line is logged, the line dropped and the session resynchronised
 (hello asked again; the board replays what was not acked). Should the thread
 end anyway, the sink is told ``disconnected``, exactly as for an unplugged
 board, so the game pauses instead of silently hearing no more presses.
+
+Commands go out through a writer thread of their own: whoever sends one (the
+deciding thread asking for a watermark or lighting a lamp, the reader acking)
+only queues its bytes. A board that stops draining USB blocks that thread alone
+(its writes give up after ``WRITE_TIMEOUT_S``, the bytes dropped, logged): the
+box decides on, by the board's stated delay once its asks go unanswered (the
+screen's inputs line says so), instead of hanging every decision behind a write.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
@@ -36,6 +44,12 @@ log = logging.getLogger(__name__)
 BOARD_VID = 0x2E8A
 BOARD_PIDS = (0x0005, 0x0009, 0x0010)
 LIGHT_MODES = ("on", "off", "blink")
+#: a write the board has not taken in this long is given up (its bytes dropped): a board that stopped
+#: draining USB must not hold the writer thread, nor anything waiting behind it, forever
+WRITE_TIMEOUT_S = 1.0
+#: bytes of commands waiting for the writer beyond which more are dropped (the board is not taking them:
+#: what matters is sent again, the lockout by its heartbeats' reconciling, the lights after a reconnect)
+OUTBOX_LIMIT = 64 * 1024
 
 
 def find_board_port() -> str | None:
@@ -86,6 +100,14 @@ class BoardSource(Source):
         self._lock = threading.Lock()
         self._ser: object | None = None
         self._thread: threading.Thread | None = None
+        #: framed commands for the writer thread, and whether it is writing some now
+        self._out = bytearray()
+        self._out_cv = threading.Condition()
+        self._writing = False
+        self._writer: threading.Thread | None = None
+        self._dropped_bytes = 0  # commands dropped since the writer last got some through
+        #: the reader handled everything it read and waits on an empty port (``quiet``)
+        self._rx_idle = True
         self._stop = threading.Event()
         self._sink: InputSink | None = None
         self.port_name: str | None = None
@@ -156,17 +178,37 @@ class BoardSource(Source):
         self._sink = sink
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="board-reader", daemon=True)
+        self._writer = threading.Thread(target=self._write_loop, name="board-writer", daemon=True)
         self._thread.start()
+        self._writer.start()
 
     def stop(self) -> None:
+        """The reader ends; the commands queued (the lamps darkened at a game's end) go out
+        first, for as long as the board takes them, then the port closes."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        with self._out_cv:
+            self._out_cv.notify_all()
+        if self._writer is not None:
+            self._writer.join(timeout=2 * WRITE_TIMEOUT_S)
         self._close()
+
+    def quiet(self) -> bool:
+        """Everything the board sent that was read has been handled, the reader waits on an
+        empty port, and every command queued has been handed to the port: what a test waits
+        for before it moves a simulated board's time on (readiness, not a duration)."""
+        with self._out_cv:
+            return self._rx_idle and not self._out and not self._writing
 
     @property
     def connected(self) -> bool:
         return self.session.connected
+
+    @property
+    def running(self) -> bool:
+        """Its reader reads the board (started, not stopped, not ended by an internal error)."""
+        return self._thread is not None and self._thread.is_alive() and not self._stop.is_set()
 
     def set_light(self, station: int, input_name: str, mode: str) -> None:
         """Light, blink or darken a station's button; remembered and sent
@@ -234,11 +276,11 @@ class BoardSource(Source):
             return False
         try:
             if self._serial_factory is not None:
-                ser = self._serial_factory(port, self.baudrate, timeout=0.02)
+                ser = self._serial_factory(port, self.baudrate, timeout=0.02, write_timeout=WRITE_TIMEOUT_S)
             else:
                 import serial
 
-                ser = serial.Serial(port, self.baudrate, timeout=0.02)
+                ser = serial.Serial(port, self.baudrate, timeout=0.02, write_timeout=WRITE_TIMEOUT_S)
         except (OSError, ValueError) as exc:  # SerialException is an OSError
             log.debug("board port %s not openable yet: %s", port, exc)
             return False
@@ -254,7 +296,11 @@ class BoardSource(Source):
     def _close(self) -> None:
         with self._lock:
             ser, self._ser = self._ser, None
+        with self._out_cv:
+            self._out.clear()  # for the port just closed: a new one starts with the hello
         if ser is not None:
+            with contextlib.suppress(Exception):
+                ser.cancel_write()  # type: ignore[attr-defined]  # a write the board is not taking ends now
             with contextlib.suppress(OSError):
                 ser.close()  # type: ignore[attr-defined]
 
@@ -280,13 +326,73 @@ class BoardSource(Source):
             self._write(["L * off"] + [f"L {ch} {m}" for ch, m in sorted(self._lights.items()) if m != "off"])
 
     def _write(self, bodies: list[str]) -> None:
-        """Caller holds the lock."""
+        """Caller holds the lock. Never waits for the port: what it takes at once goes now
+        (nothing queued before it), the rest to the writer thread."""
         if self._ser is None or not bodies:
             return
+        data = b"".join(frame(b) for b in bodies)
+        with self._out_cv:
+            if not self._out and not self._writing:
+                data = data[self._write_now(data):]
+                if not data:
+                    return
+            if len(self._out) + len(data) > OUTBOX_LIMIT:
+                if not self._dropped_bytes:
+                    log.warning("board takes no commands (its USB is not draining): commands dropped until "
+                                "it does")
+                self._dropped_bytes += len(data)
+                return
+            self._out += data
+            self._out_cv.notify()
+
+    def _write_now(self, data: bytes) -> int:
+        """Hand ``data`` to a non-blocking port's descriptor, as much as it takes without waiting
+        (a write that would wait is the writer thread's): the bytes taken."""
+        fd = getattr(self._ser, "fd", None)
+        if not isinstance(fd, int):
+            return 0
         try:
-            self._ser.write(b"".join(frame(b) for b in bodies))  # type: ignore[attr-defined]
-        except OSError as exc:
+            return 0 if os.get_blocking(fd) else os.write(fd, data)
+        except BlockingIOError:
+            return 0
+        except OSError as exc:  # the port went away: the reader notices
             log.debug("write to board failed (%s); the reader will notice", exc)
+            return len(data)
+
+    def _write_loop(self) -> None:
+        """The writer thread: hands the queued commands to the port; a write the board does
+        not take within ``WRITE_TIMEOUT_S`` is given up (its bytes dropped), and the next tried."""
+        while True:
+            with self._out_cv:
+                while not self._out and not self._stop.is_set():
+                    self._out_cv.wait()
+                if not self._out:  # stopped, everything queued handed over
+                    return
+                data, ser = bytes(self._out), self._ser
+                self._out.clear()
+                self._writing = ser is not None
+            if ser is None:
+                continue
+            try:
+                ser.write(data)  # type: ignore[attr-defined]
+            except Exception as exc:  # noqa: BLE001 - a timeout, a port gone: the writer goes on
+                if "Timeout" not in type(exc).__name__:  # the port went away: the reader notices
+                    log.debug("write to board failed (%s); the reader will notice", exc)
+                    continue
+                with self._out_cv:
+                    self._dropped_bytes += len(data)
+                log.warning("board took no command for %.1f s (its USB is not draining): %d bytes dropped; "
+                            "decisions go on, by its stated delay while it does not answer", WRITE_TIMEOUT_S,
+                            len(data))
+            else:
+                with self._out_cv:
+                    if self._dropped_bytes:
+                        log.warning("board takes commands again (%d bytes of them were dropped)", self._dropped_bytes)
+                    self._dropped_bytes = 0
+            finally:
+                with self._out_cv:
+                    self._writing = False
+                    self._out_cv.notify_all()
 
     def _flush(self) -> None:
         with self._lock:
@@ -318,6 +424,7 @@ class BoardSource(Source):
         while not self._stop.is_set():
             if self._ser is None:
                 if not self._open():
+                    self._rx_idle = True  # no port: nothing to read
                     if not self._missing_told and not self._ever_opened:
                         self._missing_told = True  # say it once at start; the game waits (paused) until it is there
                         log.warning("no input board found (USB %04X:%s%s): plug it in; the game waits for it",
@@ -333,7 +440,11 @@ class BoardSource(Source):
             ser: Any = self._ser
             read_from = self.clock()  # what the board sent before this is in the read below
             try:
-                data = ser.read(max(1, ser.in_waiting))
+                waiting = ser.in_waiting
+                self._rx_idle = not waiting  # all read is handled; a line's first byte clears it as it comes
+                data = ser.read(max(1, waiting))
+                if data:
+                    self._rx_idle = False
             except (OSError, TypeError, AttributeError, ValueError) as exc:
                 log.warning("board on %s went away (%s): game paused until it is back",
                             self.port_name, exc)

@@ -636,7 +636,8 @@ class BoardSession:
         return []
 
     def _confirm(self, now_us: int) -> list[Output]:
-        """A line of the known boot came: the clock replies before it were this boot's."""
+        """A line naming the known boot came: the clock replies before it were this boot's
+        (never called for a line that names no boot: it cannot say whose they were)."""
         samples, self._unconfirmed = self._unconfirmed, []
         return self._add_samples(samples, now_us) if samples else []
 
@@ -739,7 +740,9 @@ class BoardSession:
         link_aways = num(f, "la", 0, MAX_COUNT, default=self.info.link_aways)
         lamp_worst = num(f, "lx", 0, MAX_COUNT, default=0)
         loop_worst = num(f, "lp", 0, MAX_COUNT, default=0)
-        out = self._confirm(now_us)
+        # only a heartbeat that names its boot says the replies before it were this boot's: one
+        # without ``b=`` may be a rebooted board's (its hello lost), whose replies map nothing here
+        out = self._confirm(now_us) if "b" in f else []
         self.ticks.reference(wraps, ticks)
         info = self.info
         if link_aways > info.link_aways:
