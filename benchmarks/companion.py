@@ -3,7 +3,7 @@ and how fast does a private update reach a phone?
 
 Setup: Hands (the test-only hidden-hand game, tests/web/hands) with 7 seats,
 ``hand`` cards each so it never ends during a run; the HDMI loop on this
-(main) thread, a frame done as ``controller.screen.loop.frames_loop`` does it (box.step, react,
+(main) thread, a frame done as ``benchmarks/one_process.py: frames_loop`` does it (box.step, react,
 draw the scene with the companion overlay, flip; dummy video driver at
 1920x1080, 60 fps); the companion server on its own thread; 7 phones in a
 separate process (aiohttp clients on loopback), each playing a card the
@@ -48,11 +48,12 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
+from benchmarks.companion_box import serve  # noqa: E402
 from controller.box import session as box_session
 from controller.box.timeline import box_now_us  # noqa: E402
 from controller.screen import live
+from controller.screen.loop import draw_box, react_box  # noqa: E402
 from controller.screen.screen import Screen  # noqa: E402
-from controller.web.attach import serve  # noqa: E402
 from games import registry  # noqa: E402
 from games.base import Action  # noqa: E402
 
@@ -123,7 +124,7 @@ def phones(port: int, tokens: list[str], seconds: float, out: Any, chatter_hz: f
 def run(condition: str, seconds: float, screen: Screen, chatter_hz: float) -> dict[str, Any]:
     spec = registry.get("hands")
     box = box_session.new_box(spec, spec.settings(SEATS, seed=1, hand=HAND, refill=True), None, None)
-    presenter = live.presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
+    presenter = live.presenter_for(box.spec, screen, sound=None, colors=None)
     server = None
     published: dict[int, int] = {}
     builds: list[float] = []
@@ -160,8 +161,8 @@ def run(condition: str, seconds: float, screen: Screen, chatter_hz: float) -> di
             box.deliver_action(Action("play", box_now_us(), seat, {"card": box.engine.hands[seat][0]}, 100_000))
         t = box_now_us() + box.time_offset_us
         events = box.step(t)
-        presenter.react(box, events, t)
-        presenter.draw(box, t)
+        react_box(presenter, box, events, t)
+        draw_box(presenter, box, t)
         presenter.screen.flip()
         times.append((time.perf_counter_ns() - t0) / 1e6)
         frame_clock.tick(FPS)

@@ -18,6 +18,7 @@ from typing import Any
 
 import aiohttp
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.web.guard import Limits
 from controller.web.server import CompanionServer
@@ -101,7 +102,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))  # room for the attacker's own 1,100
     with registry.register("hands", "tests.web.hands"):
         spec = registry.get("hands")
-        srv = CompanionServer(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1")
+        srv = box_server(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1")
         srv.start()
         try:
             results = asyncio.run(attacks(srv, log))

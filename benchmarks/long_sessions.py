@@ -4,7 +4,7 @@ real box (debounce, arbitration, journal writer thread), printing against
 session length:
 
 * RSS of the process (MiB),
-* frame time: one ``Presenter.draw`` of the game's scene, headless, 1280x720
+* frame time: one ``loop.draw_box`` of the game's scene, headless, 1280x720
   (median of 5),
 * step time: ``Box.step`` (median and p99 over the last block),
 * replay time of the journal so far (``box_from_journal``): this one should
@@ -35,7 +35,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 from controller.box import journal as journal_mod  # noqa: E402
 from controller.box.runtime import Box, box_from_journal  # noqa: E402
 from controller.box.simulate import Session  # noqa: E402
-from controller.screen.loop import Presenter  # noqa: E402
+from controller.screen.loop import Presenter, draw_box  # noqa: E402
 from controller.screen.screen import Screen  # noqa: E402
 from games.registry import get  # noqa: E402
 from games.scenes import scene_for
@@ -94,7 +94,7 @@ def run(game: str, players: int, length: int, unit: str, checkpoints: int, folde
         frames = []
         for _ in range(5):
             t = time.perf_counter()
-            presenter.draw(box, session.now_us)
+            draw_box(presenter, box, session.now_us)
             frames.append((time.perf_counter() - t) * 1000)
         print(f"{done():>10,} {rss_mib():>8.1f} {statistics.median(frames):>9.2f} "
               f"{pct(step_us, 0.5):>12.1f} {pct(step_us, 0.99):>12.1f} {time.perf_counter() - started:>7.1f}")

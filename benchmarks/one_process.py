@@ -7,9 +7,12 @@ thread of their own without a second process.
 
 Everything the baseline needs beyond the product's pieces is here: the
 deciding thread keeping its events for the frame thread and letting it wait
-for a step (``OneProcessDecider``), the hooks around each frame (``framed``),
-``LiveGame`` (a box and its presenter run beside this process's frames:
-simulated players' for the pages' tests, people's as ``OneProcessGame``).
+for a step (``OneProcessDecider``), the real-time frame loop on a box in
+this process (``FrameRun``, ``frames_loop``: keys, ``show`` frames, the
+frame drawn from the box's view), the lamps lit from that loop, the hooks
+around each frame (``framed``), ``LiveGame`` (a box and its presenter run
+beside this process's frames, people's as ``OneProcessGame``). The phones'
+server on a box in this process is ``benchmarks/companion_box.py``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import logging
 import os
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -28,15 +32,25 @@ from typing import Any
 import pygame
 
 from controller.box.deciding import LIVE_WINDOW, Decider
+from controller.box.lights import LightDirector
 from controller.box.runtime import Box
 from controller.box.session import played_of, stop_on_sigterm, summary_line
-from controller.box.simulate import Session
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
-from controller.screen.keyboard import KeyboardSource
-from controller.screen.loop import Pace, Presenter, RunResult, frame_run, frames_loop
+from controller.protocol import View
+from controller.screen.keyboard import BOX_KEYS, KeyboardSource
+from controller.screen.loop import (
+    QUIT,
+    Presenter,
+    RunResult,
+    draw_box,
+    goes_back,
+    key_of,
+    keyboard_help,
+    react_box,
+)
 from controller.system import signals
-from games.base import GameEvent
+from games.base import EventKind, GameEvent, GameSpec
 
 log = logging.getLogger("buzzerbox")
 
@@ -52,6 +66,168 @@ LIVE_SWITCH_INTERVAL_S = 0.0002
 #: drawing time, the frame thread first waits, at most this long, until the
 #: deciding thread has stepped past it (0: never wait)
 FRAME_YIELD_MAX_S = 0.012
+
+
+@dataclass
+class LiveResult(RunResult):
+    """How a live box's run went, with what the real-time benchmark measures."""
+
+    #: a live box's decisions: [decided, light set, first frame flipped after] in game µs
+    decisions: list[list[int | None]] = field(default_factory=list)
+    #: how long each frame took to draw and flip, µs
+    frame_us: list[int] = field(default_factory=list)
+    #: per decision (aligned with ``decisions``), where its time went, µs: how
+    #: late the deciding thread woke after the moment it had planned (None: a
+    #: delivery woke it), how long it waited for ``box.lock``, the step, and
+    #: the guard the horizon used (above the stated delay after a late delivery)
+    decision_detail: list[dict[str, int | None]] = field(default_factory=list)
+
+
+def host_key(box: Box, name: str, now_us: int) -> list[GameEvent]:
+    """A host key (space, c, w, n, u, r, a clicker's) as the running game's own action, or the pause card."""
+    return box.host_button(name, now_us)
+
+
+@dataclass
+class FrameRun:
+    """What the real-time frame loop needs of the run it serves: one object,
+    so a reader of ``frames_loop`` sees every way it reaches back."""
+
+    box: Box
+    presenter: Presenter
+    #: game time now
+    now: Callable[[], int]
+    #: the stamp a key press gets (as a source's edge: before the box's offset)
+    key_stamp: Callable[[], int]
+    #: (due, flipped) of every ``show`` answered, and every event of the run (its result's record)
+    shows: deque[tuple[int, int]]
+    events: deque[GameEvent]
+    shift: int = 0
+    #: move the game on to a time: its events, reacted to and recorded
+    advance: Callable[[int], list[GameEvent]] = lambda _t: []
+    #: the lamps from the box's strip now, lit from this loop (None: no lamps)
+    lamps: LightDirector | None = None
+
+    def with_advance(self, advance: Callable[[int], list[GameEvent]]) -> FrameRun:
+        self.advance = advance
+        return self
+
+    def light(self) -> None:
+        """The lamps from the box's strip now (only changes are sent)."""
+        if self.lamps is not None:
+            with self.box.lock:
+                self.lamps.update(self.box.statuses(), self.box.spec.status_light)
+
+    def react(self, events: Sequence[GameEvent], t_us: int) -> None:
+        """Events to the lamps (first, in the same pass as the press), then sound and the room's lines."""
+        self.light()
+        react_box(self.presenter, self.box, events, t_us)
+
+    def show(self, t_us: int) -> int:
+        """A new card / GO on the screen now; the flip time is its t_show."""
+        draw_box(self.presenter, self.box, t_us)
+        flipped = self.presenter.screen.flip() + self.shift
+        self.shows.append((t_us, flipped))
+        return flipped
+
+    def answer_shows(self, events: list[GameEvent], t_us: int) -> list[GameEvent]:
+        """Events in, each ``show`` answered by a frame flipped now."""
+        for e in list(events):
+            if e.kind == EventKind.SHOW:
+                flipped = self.show(t_us)  # drawn without the lock: a deciding thread goes on meanwhile
+                with self.box.lock:
+                    events += self.box.shown(flipped)
+        return events
+
+    def result(self, reason: str, t_us: int) -> LiveResult:
+        """Close the run into its result: how it ended and when."""
+        sounds = list(self.presenter.sound.played) if self.presenter.sound else []
+        return LiveResult(reason, t_us, self.presenter.frames, list(self.events), list(self.shows), sounds)
+
+
+def frame_run(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, clock: Callable[[], int],
+              shift: int, *, window: int | None, lamps: LightDirector | None = None) -> FrameRun:
+    """A run's frame side on ``box``: its keyboard started with the host keys
+    and help; game time is ``clock() + shift``; ``window``: how many shows and
+    events it keeps (None: all)."""
+    if keyboard is not None:
+        keyboard.add_host_keys(box.spec.host_keys)
+        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
+        with box.lock:
+            presenter.help = keyboard_help(box.spec, keyboard, box.engine.public_view())
+
+    def now() -> int:
+        return clock() + shift
+
+    def key_stamp() -> int:
+        """Keys reach the box like any source's edges: the box adds its own offset."""
+        return now() - box.time_offset_us
+
+    run = FrameRun(box, presenter, now, key_stamp, deque(maxlen=window), deque(maxlen=window), shift, lamps=lamps)
+    if keyboard is not None:
+        keyboard.start(box)
+    return run
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How long a real-time run goes and how fast it draws."""
+
+    until_us: int | None = None  # game time to stop at (None: until it ends)
+    results_s: float = 10.0  # how long the final standings stay up
+    fps: int = 60
+
+
+def frames_loop(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, run: FrameRun,
+                pace: Pace) -> LiveResult:
+    """The frame loop of a real-time run: keys, what the game did (sound,
+    messages, ``show`` frames), the frame."""
+    frame_clock = pygame.time.Clock()
+    finished_at: int | None = None
+    frame_us: deque[int] = deque(maxlen=LIVE_WINDOW)
+
+    def done(reason: str, t_us: int) -> LiveResult:
+        out = run.result(reason, t_us)
+        out.frame_us = list(frame_us)
+        return out
+
+    while True:
+        t = run.now()
+        for event in pygame.event.get():
+            name = key_of(event, presenter, keyboard, run.key_stamp())
+            if name == QUIT:
+                return done("quit", t)
+            if name == "menu" and (finished_at is not None or presenter.end_confirmed()):
+                return done("menu", t)
+            if name == "menu":  # the first Esc: the screen asks
+                continue
+            if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
+                presenter.box_actions[name]()
+                continue
+            if name is not None and finished_at is None:
+                with box.lock:
+                    keyed = host_key(box, name, t)
+                events = run.answer_shows(keyed, t)
+                run.react(events, t)
+                run.events.extend(events)
+            elif finished_at is not None and (name is not None or goes_back(event)):
+                return done("finished", t)
+        t = run.now()
+        run.advance(t)
+        with box.lock:
+            finished = box.engine.finished
+        if finished and finished_at is None:
+            finished_at = t
+        if pace.until_us is not None and t >= pace.until_us:
+            return done("time", t)
+        if finished_at is not None and t - finished_at > pace.results_s * 1_000_000:
+            return done("finished", t)
+        t_draw = run.now()
+        draw_box(presenter, box, t)
+        presenter.screen.flip()
+        shown_at = run.now()
+        frame_us.append(shown_at - t_draw)
+        frame_clock.tick(pace.fps)
 
 
 class OneProcessDecider(Decider):
@@ -102,14 +278,15 @@ def framed(presenter: Presenter, now: Callable[[], int], before_draw: Callable[[
     """Around every frame the loop draws (``show`` frames too), for the run:
     ``before_draw`` given the last frame's drawing time (µs), ``after_flip``
     given when it flipped (game µs, ``now``). The product's frame loop has no
-    such hooks: the presenter's ``draw`` and its screen's ``flip`` are wrapped here."""
-    draw, flip = presenter.draw, presenter.screen.flip
+    such hooks: the presenter's ``draw_view`` and its screen's ``flip`` are wrapped here."""
+    draw, flip = presenter.draw_view, presenter.screen.flip
     drawing = [20_000, 0]  # the last frame's drawing time, when this one began
 
-    def drawn(box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
+    def drawn(shown: View, spec: GameSpec, now_us: int, surface: pygame.Surface | None = None,
+              frozen: bool = False) -> None:
         before_draw(drawing[0])
         drawing[1] = now()
-        draw(box, now_us, surface)
+        draw(shown, spec, now_us, surface, frozen)
 
     def flipped() -> int:
         shown = flip()
@@ -118,25 +295,22 @@ def framed(presenter: Presenter, now: Callable[[], int], before_draw: Callable[[
         after_flip(shown_at)
         return shown
 
-    presenter.draw = drawn  # type: ignore[method-assign]
+    presenter.draw_view = drawn  # type: ignore[method-assign]
     presenter.screen.flip = flipped  # type: ignore[method-assign]
     try:
         yield
     finally:
-        del presenter.draw, presenter.screen.flip  # the classes' own again
+        del presenter.draw_view, presenter.screen.flip  # the classes' own again
 
 
 def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, keyboard: KeyboardSource | None = None,
              clock: Callable[[], int] = box_now_us, fps: int = 60, results_s: float = 10.0,
-             realtime: bool = True, to_game_us: int | None = None) -> RunResult:
+             lamps: LightDirector | None = None) -> LiveResult:
     """A live box (its sources already started on it) decided on a thread
     beside this frame loop until it ends, ``until_us``, Esc or the window
-    closes. ``realtime`` and ``to_game_us`` are there to match
-    ``controller.screen.loop.run``'s call (a live box runs on the clock)."""
-    if not realtime:
-        raise ValueError("virtual time needs a Session (a live box runs on the clock)")
-    frames = frame_run(box, presenter, keyboard, clock, box.time_offset_us, realtime=True, window=LIVE_WINDOW)
-    decider = OneProcessDecider(box, frames.now, lambda: presenter.light(box))
+    closes; ``lamps`` lit from the box's strip by the deciding thread as it decides."""
+    frames = frame_run(box, presenter, keyboard, clock, box.time_offset_us, window=LIVE_WINDOW, lamps=lamps)
+    decider = OneProcessDecider(box, frames.now, frames.light)
 
     def advance(t_us: int) -> list[GameEvent]:
         if decider.error is not None:
@@ -145,7 +319,7 @@ def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, key
             decided = decider.take()
         events = frames.answer_shows(decided, t_us)
         if events:
-            presenter.react(box, events, t_us)
+            frames.react(events, t_us)
             frames.events.extend(events)
         return events
 
@@ -182,43 +356,24 @@ def run_live(box: Box, presenter: Presenter, *, until_us: int | None = None, key
 
 @dataclass
 class LiveGame:
-    """A box with its presenter and its simulated players (``session``), run
-    beside this process's frames until it ends and always closed the same
-    way: the older design, kept for the harness of the pages' and the frame
-    loop's tests (the product decides every live game, simulated players'
-    too, in a process of its own: ``controller.screen.viewer``)."""
+    """A box with its presenter run beside this process's frames until it
+    ends and always closed the same way: the older design, kept for the
+    harness of the pages' and the frame loop's tests (the product decides
+    every live game in a process of its own: ``controller.screen.viewer``)."""
 
     box: Box
     presenter: Presenter
-    session: Session | None = None
     stopped: bool = False  # Ctrl+C or SIGTERM
     #: the companion pages' server (``--web``), stopped with the game
     companion: Any = None
+    #: the profile's lamps, lit from this process's deciding thread (None: none)
+    lamps: LightDirector | None = None
     closed: bool = field(default=False, repr=False)
 
     def game_now(self) -> int:
         return box_now_us() + self.box.time_offset_us
 
-    def run(self, *, realtime: bool = True, seconds: float | None = None, keyboard: KeyboardSource | None = None,
-            fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
-        """Play until the game ends, ``seconds`` pass, Esc, Ctrl+C or SIGTERM;
-        None when it was stopped. Closes the game in every case."""
-        from controller.screen.loop import run
-
-        session = self.session
-        if session is None:
-            raise ValueError("a game with people is decided in a process of its own (controller.screen.viewer)")
-        if realtime and to_game_us is not None:
-            # the sources' stated report delay is checked on every delivery from
-            # now on; simulated players stamp on their session's own timeline
-            # (unless it follows the box clock), so their lateness means nothing
-            self.box.measure_report_delay(box_now_us)
-        # simulated players keep the session's own timeline
-        until = None if seconds is None else self.box.now_us + int(seconds * 1_000_000)
-        return self.closed_after(lambda: run(session, self.presenter, realtime=realtime, until_us=until,
-                                             keyboard=keyboard, fps=fps, to_game_us=to_game_us))
-
-    def closed_after(self, frames: Callable[[], RunResult]) -> RunResult | None:
+    def closed_after(self, frames: Callable[[], LiveResult]) -> LiveResult | None:
         """``frames()`` until the game ends; None when it was stopped (Ctrl+C,
         SIGTERM). Closes the game in every case."""
         try:
@@ -243,11 +398,12 @@ class LiveGame:
     def _close(self) -> None:
         stop_companion(self)
         try:
-            self.presenter.close()
+            if self.lamps is not None:
+                self.lamps.all_off()
         finally:
             box = self.box
             # every press taken is journaled before the end
-            box.end(box.now_us if self.session is not None else max(self.game_now(), box.now_us))
+            box.end(max(self.game_now(), box.now_us))
 
     def summary_line(self, result: RunResult | None) -> str:
         """One line for the terminal and the log: how it ended and the scores."""
@@ -272,13 +428,13 @@ class OneProcessGame(LiveGame):
     source: Source | None = None
 
     def run(self, *, realtime: bool = True, seconds: float | None = None, keyboard: KeyboardSource | None = None,
-            fps: int = 60, to_game_us: int | None = None) -> RunResult | None:
+            fps: int = 60) -> LiveResult | None:
         if realtime:
             self.box.measure_report_delay(box_now_us)  # the sources' stated delay, checked on every delivery
         self.box.bound_logs()  # people play for hours: the journal keeps everything, memory the newest
         until = None if seconds is None else self.game_now() + int(seconds * 1_000_000)
         return self.closed_after(lambda: run_live(self.box, self.presenter, until_us=until, keyboard=keyboard,
-                                                  fps=fps))
+                                                  fps=fps, lamps=self.lamps))
 
     def _close(self) -> None:
         try:
@@ -314,8 +470,8 @@ def play(args: argparse.Namespace) -> int:
     source = session.open_inputs(prof, relay, args.feed) if prof is not None else None
     try:
         presenter = live.presenter_for(spec, live.open_screen(args, headless),
-                                       lights=session.open_lights(prof, source),
                                        sound=live.open_sound(args, headless, prof), colors=colors)
+        lights = session.open_lights(prof, source)
     except BaseException:
         if source is not None:
             source.stop()
@@ -324,7 +480,7 @@ def play(args: argparse.Namespace) -> int:
     if source is not None and prof is not None:
         session.connect(box, source, prof)
     relay.target = box
-    game = OneProcessGame(box, presenter, source=source)
+    game = OneProcessGame(box, presenter, lamps=LightDirector(lights), source=source)
     # benchkit reads the deciding thread's priority from this line, as from the deciding process's own
     print(f"deciding process {os.getpid()} (one process, beside the frames): normal priority, nice {os.nice(0)}",
           file=sys.stderr, flush=True)

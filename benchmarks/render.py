@@ -26,14 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import pygame  # noqa: E402
 
-from controller.box.lights import RecordingLights  # noqa: E402
+from controller.box.lights import LightDirector, RecordingLights  # noqa: E402
 from controller.box.monitor import InputMonitor  # noqa: E402
 from controller.box.press import Edge  # noqa: E402
 from controller.box.runtime import Box  # noqa: E402
 from controller.box.simulate import Session  # noqa: E402
 from controller.box.sources.simulated import SimulatedSwitches  # noqa: E402
 from controller.screen.diag import DiagScene  # noqa: E402
-from controller.screen.loop import Presenter  # noqa: E402
+from controller.screen.loop import Presenter, draw_box, react_box  # noqa: E402
 from controller.screen.menu import Menu, MenuScene  # noqa: E402
 from controller.screen.screen import Screen  # noqa: E402
 from controller.screen.sound import Sound  # noqa: E402
@@ -112,7 +112,8 @@ def burst(seconds: float, rate: int = 100) -> None:
     spec = get("quiz")
     box = Box(spec, spec.settings(8, 1, answer_time_us=10_000_000))
     screen = Screen.open(headless=True, size=SIZE)
-    presenter = Presenter(screen, scene_for("quiz"), lights=RecordingLights([(i, "bell") for i in range(8)]), sound=Sound.open())
+    presenter = Presenter(screen, scene_for("quiz"), sound=Sound.open())
+    lamps = LightDirector(RecordingLights([(i, "bell") for i in range(8)]))
     switches = SimulatedSwitches(1)
     rng = random.Random(1)
     t0 = time.perf_counter_ns() // 1000
@@ -134,8 +135,9 @@ def burst(seconds: float, rate: int = 100) -> None:
             next_host = now + 400_000
         f0 = time.perf_counter()
         events = box.step(now)
-        presenter.react(box, events, now)
-        presenter.draw(box, now)
+        lamps.update(box.statuses(), box.spec.status_light)
+        react_box(presenter, box, events, now)
+        draw_box(presenter, box, now)
         screen.flip()
         times.append((time.perf_counter() - f0) * 1000)
     print(f"burst: {presses / seconds:.0f} presses/s for {seconds:.0f} s, {len(box.press_log)} accepted presses:")

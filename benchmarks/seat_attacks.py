@@ -22,6 +22,7 @@ from typing import Any
 
 import aiohttp
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.web.server import CompanionServer
 from games import registry
@@ -223,7 +224,7 @@ def trial(attack: Callable[[Net, CompanionServer], Awaitable[tuple[list[str], bo
     root = logging.getLogger()
     root.addHandler(handler)
     spec = registry.get("hands")
-    server = CompanionServer(Box(spec, spec.settings(4, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1")
+    server = box_server(Box(spec, spec.settings(4, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1")
     server.start()
 
     async def main() -> tuple[list[str], bool]:

@@ -56,7 +56,7 @@ class VersionMismatch(ChannelError):
 
 @dataclass(frozen=True, slots=True)
 class PhonesPanel:
-    """What the big screen says of the phones (``web.overlay``), as their server
+    """What the big screen says of the phones (``screen.phones_panel``), as their server
     sees it now: its address, the seat picker's address (None: a game played
     on the buttons, no seat to join), which seats a phone holds or is taking,
     whether free seats want a phone now, and the host PIN only while the room

@@ -23,7 +23,7 @@ import pygame  # noqa: E402
 from screenshots import session  # noqa: E402
 
 import controller.screen.video as video  # noqa: E402
-from controller.screen.loop import Presenter  # noqa: E402
+from controller.screen.loop import Presenter, draw_box, react_box  # noqa: E402
 from controller.screen.screen import Screen  # noqa: E402
 from games.i18n import set_language  # noqa: E402
 from games.quiz.options import PACKS_DIR  # noqa: E402
@@ -50,13 +50,13 @@ def main() -> int:
         due = s.next_time_us()
         if due is None:
             break
-        presenter.react(s.box, s.step(max(due, s.now_us)), s.now_us)
+        react_box(presenter, s.box, s.step(max(due, s.now_us)), s.now_us)
         view = s.box.engine.public_view()
         for name, want in list(wanted.items()):
             if want(view):
                 del wanted[name]
                 surface = pygame.Surface(size)
-                presenter.draw(s.box, s.now_us, surface)
+                draw_box(presenter, s.box, s.now_us, surface)
                 out = Path(args.out) / f"video-{name}-{args.language}-{size[0]}{'-no-decoder' if args.no_decoder else ''}.png"
                 pygame.image.save(surface, str(out))
                 print(out)

@@ -64,22 +64,20 @@ def virtual_demo(args: argparse.Namespace, spec: GameSpec, settings: GameSetting
     """Headless: simulated players in virtual time, in this process (a simulation,
     not a live game: nothing is journaled, no lamp is lit), the frames drawn
     headless for the screenshot, and the summary."""
-    from controller.screen.loop import run, snapshot
+    from controller.screen.loop import run_virtual, snapshot
 
     names, colors = live.names_colors(profile, args.players)
     box = Box(spec, settings, station_names=names)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), args.seed)
     screen = live.open_screen(args, True)
-    presenter = live.presenter_for(box.spec, screen, lights=None, sound=live.open_sound(args, True, profile),
-                                   colors=colors)
+    presenter = live.presenter_for(box.spec, screen, sound=live.open_sound(args, True, profile), colors=colors)
     seconds = args.seconds if args.seconds is not None else 60.0
     started_us = box.now_us
     until = box.now_us + int(seconds * 1_000_000)
     try:
         with box_session.stop_on_sigterm():
-            result = run(session, presenter, realtime=False, until_us=until)
+            result = run_virtual(session, presenter, until_us=until)
     finally:
-        presenter.close()
         box.end(box.now_us)
     if args.screenshot:
         snapshot(presenter, box, result.now_us, args.screenshot)
@@ -131,8 +129,7 @@ def live_demo(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
                                      keys=profile.keys if profile is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
                          header=header, bots=Bots(board_sim=bool(args.board_sim)))
-        presenter = live.presenter_for(spec, screen, lights=None, sound=live.open_sound(args, headless, profile),
-                                       colors=colors)
+        presenter = live.presenter_for(spec, screen, sound=live.open_sound(args, headless, profile), colors=colors)
 
     def started(_inputs: str) -> None:  # the last line before the game runs (tests wait for it before they signal)
         if keyboard is not None and profile is None:

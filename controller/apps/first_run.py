@@ -41,9 +41,9 @@ from controller.screen.menu import (
     run_roll_call,
     stacked,
 )
+from controller.screen.phones_panel import qr_surface
 from controller.screen.screen import Screen
 from controller.web import lan_address
-from controller.web.overlay import qr_surface
 from controller.web.seats import join_url
 from games.base import BuzzerBoxError
 from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _, current_language, ngettext, set_language

@@ -389,7 +389,7 @@ class Evening:
             print(self.phones.line, file=sys.stderr, flush=True)  # its address and its new PIN
 
     def stop_phones(self) -> None:
-        """The evening's phones' server ends (the menu ends, or a simulated players' game serves the phones)."""
+        """The evening's phones' server ends (the menu ends, or the host changed the language: a new one follows)."""
         if self.phones is not None:
             phones, self.phones = self.phones, None
             phones.stop(0)
@@ -579,7 +579,7 @@ class Evening:
                                               "'buzzerbox replay {file}' shows them.").format(file=journal)))
             return
         spec, players, view = final
-        run_results(live.presenter_for(spec, self.screen, lights=None, sound=None, colors=self.colors(players)),
+        run_results(live.presenter_for(spec, self.screen, sound=None, colors=self.colors(players)),
                     view, spec)
 
     def colors(self, players: int) -> list[Color] | None:
@@ -587,7 +587,8 @@ class Evening:
         return live.names_colors(self.profile, players, self.menu.names)[1]
 
     def start(self, choice: Choice) -> None:
-        """Start as the host chose: simulated players here, people in a process of their own."""
+        """Start as the host chose, people's or simulated players' game: both decided in the evening's
+        deciding process and served by the evening's phones' server (``people``)."""
         self.restart_line = self.unsaved_line = self.unsaved_error = None
         self.sound.settings = choice.sound
         if self.league is not None and not choice.bots:  # a tournament's room: Start plays its next match
@@ -649,7 +650,7 @@ class Evening:
                          args.viewer_socket, args.feed, web=phones, header=header,
                          carry_on=carry_on, roll_call=roll_call, evening=self.decider,
                          bots=Bots() if bots else None)
-        presenter = live.presenter_for(spec, self.screen, lights=None, sound=self.sound, colors=colors)
+        presenter = live.presenter_for(spec, self.screen, sound=self.sound, colors=colors)
         presenter.asides.extend(self.asides)
         presenter.results_hint = BACK_HINT  # the final results say how to get back here
 

@@ -111,7 +111,7 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
                          viewer_socket, args.feed, web=port is not None, horizon=args.horizon,
                          header=header, carry_on=bool(args.resume), roll_call=roll_call,
                          packs=str(getattr(args, "packs_dir", None) or session.packs_dir()))
-        presenter = live.presenter_for(spec, screen, lights=None, sound=live.open_sound(args, headless, prof),
+        presenter = live.presenter_for(spec, screen, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
 
     def phones(_view: object, first: Snapshot) -> PhonesProcess:

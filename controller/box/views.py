@@ -326,10 +326,9 @@ class Pages(_Published[dict[str, Any]]):
 
 
 class Publisher:
-    """Builds snapshots on the loop thread; ``latest`` is read from any thread.
+    """Builds snapshots on the deciding thread; ``latest`` is read from any thread.
 
-    In the menu one publisher serves game after game (``rebind``); between
-    games (``detach``) the pages hear that none is running."""
+    After the game (``detach``) the pages hear that none is running."""
 
     #: a game is about to start (``RelayedPublisher``: its deciding process starts, runs its roll call)
     starting = False
@@ -349,7 +348,7 @@ class Publisher:
         self._rejected: dict[int, str] = {}
         self.listeners: list[Callable[[Snapshot], None]] = []
         #: the game's scene on the HDMI screen: its ``adjust_strip`` decides what a player's cell says
-        #: (the quiz's "RIGHT" between questions), so the pages say the same word (set by ``attach.show_on``)
+        #: (the quiz's "RIGHT" between questions), so the pages say the same word (set by ``web.process``)
         self.scene: StripWording | None = None
         #: where the question's clip stands, as the screen's player keeps it (the same events, no mixer):
         #: the phones and the scoreboard say "playing" or "paused"
@@ -360,15 +359,6 @@ class Publisher:
     def latest(self) -> Snapshot:
         with self._lock:
             return self._latest
-
-    def rebind(self, box: Box) -> Snapshot:
-        """The next game: the same pages now show ``box``."""
-        with box.lock:
-            self.box, self.live = box, True
-            self.scene = None  # the last game's scene would word this game's strip: ``show_on`` sets the new one
-            self._recent, self._rejected, self._bells = [], {}, []
-            self.clips = ClipPlayer(None, keys=("audio", "video"))
-            return self.publish()
 
     def detach(self) -> Snapshot:
         """The game closed: the pages keep its last scores and say none is running."""

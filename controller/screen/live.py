@@ -1,7 +1,8 @@
 """The screen's side of a live game: the window, the sound, the keyboard
-stations' hint, the presenter that draws the box's views and the phones'
-server it hosts. Every live game (people's and simulated players') is
-decided in a process of its own (``controller/screen/viewer.py``). The
+stations' hint and the presenter that draws the views of the game. Every
+live game (people's and simulated players') is decided in a process of its
+own (``controller/screen/viewer.py``), and its phones' server, with
+``--web``, is another (``controller/web/process.py``). The
 session's plumbing that the deciding process needs too (journal paths,
 names, the box and its inputs) is ``controller/box/session.py``: this
 module is never imported there.
@@ -15,7 +16,6 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from controller.box.lights import Lights
 from controller.box.profile import Profile
 from controller.box.session import KEYS_HINT_US
 from games.base import BuzzerBoxError, GameSpec
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from controller.screen.loop import Presenter
     from controller.screen.screen import Screen
     from controller.screen.sound import Sound
-    from controller.web.server import CompanionServer
     from games.toolkit.theme import Color
 
 log = logging.getLogger("buzzerbox")
@@ -123,12 +122,12 @@ def keyboard_keys_line(players: int) -> str:
     return _("keyboard stations ({keys}; h lists the host's keys for this game)").format(keys=keys)
 
 
-def presenter_for(spec: GameSpec, screen: Screen, *, lights: Lights | None, sound: Sound | None,
+def presenter_for(spec: GameSpec, screen: Screen, *, sound: Sound | None,
                   colors: Sequence[Color] | None) -> Presenter:
     """What draws ``spec``'s game on ``screen`` (its scene in the stations' ``colors``)."""
     from controller.screen.loop import Presenter
 
-    return Presenter(screen, scene_for(spec.name, colors), lights=lights, sound=sound)
+    return Presenter(screen, scene_for(spec.name, colors), sound=sound)
 
 
 def show_keys(presenter: Presenter, players: int) -> None:
@@ -164,13 +163,3 @@ def _next_key(name: str) -> str | None:
     stem = name.rstrip("0123456789")
     digits = name[len(stem):]
     return f"{stem}{int(digits) + 1}" if digits else None
-
-
-# -- the companion pages (--web) -------------------------------------------------------------
-
-
-def answer_box_keys(presenter: Presenter, server: CompanionServer) -> None:
-    """The box's own keyboard asks the companion server for what a host page
-    can ask (k: the PIN on the big screen for a minute, a co-host logs in;
-    every address that sent wrong PINs may try again: a person at the box asked)."""
-    presenter.box_actions["show_pin"] = server.box_key_pin

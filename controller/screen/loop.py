@@ -1,23 +1,21 @@
-"""The frame loop of a game played on this screen by simulated players (the
-demo, the menu's bot games): one thread owns the box, the screen, the
-lights and the sound. A game with people is decided in a process of its
-own and drawn by ``controller.screen.viewer`` (docs/processes.md).
+"""The screen's frame loops and the presenter that draws a game from views.
 
-Each pass: read keys (the host's), let the session of simulated players
-take everything due, turn the events into lights and sound at once, draw
-the frame, flip. When an engine asks for a ``show`` (a new card, GO), the
-frame is drawn and flipped first and the box time right after the flip
-goes back as ``t_show``.
+A live game (people's, or simulated players' in real time) is decided in a
+process of its own and drawn by ``controller.screen.viewer`` from the views
+it sends (docs/processes.md). Here: the ``Presenter`` (scene, sound, the
+lines the room reads), the menu's, the results' and the diagnostics' loops,
+and ``run_virtual``: ``demo --headless``, simulated players in virtual time
+(a simulation, not a live game: nothing journaled, no lamp), its box drawn
+through the view the deciding process would send of it (``draw_box``).
 
-Time: with ``realtime`` the box timeline is the monotonic clock (minus the
-start: the bots plan from 0); without it the loop jumps from one due moment
-to the next (headless demos, tests).
+In virtual time the loop jumps from one due moment to the next; when an
+engine asks for a ``show`` (a new card, GO), the frame is drawn and flipped
+and that moment goes back as ``t_show``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -25,8 +23,6 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from controller.box.clips import Clip, ClipPlayer
-from controller.box.deciding import LIVE_WINDOW
-from controller.box.lights import LightDirector, Lights
 from controller.box.monitor import InputMonitor
 from controller.box.press import Press
 from controller.box.runtime import HOST_CONTINUED, Box
@@ -35,7 +31,7 @@ from controller.box.timeline import box_now_us
 from controller.box.views import view_of
 from controller.protocol import View
 from controller.screen.diag import DiagScene
-from controller.screen.keyboard import BOX_KEYS, KeyboardSource
+from controller.screen.keyboard import KeyboardSource
 from controller.screen.menu import Choice, Menu, MenuScene
 from controller.screen.pause_card import draw_pause_card
 from controller.screen.screen import Screen
@@ -61,7 +57,7 @@ END_CONFIRM = N_("End the game? Esc again to end, any other key to go on")
 
 @dataclass
 class RunResult:
-    """How a run ended and what it did (the demo prints it)."""
+    """How a run ended and what it did (the headless demo prints it)."""
 
     reason: str  # finished, time, menu, quit
     now_us: int
@@ -69,18 +65,6 @@ class RunResult:
     events: list[GameEvent] = field(default_factory=list)
     shows: list[tuple[int, int]] = field(default_factory=list)  # (due, flipped) box times
     sounds: list[str] = field(default_factory=list)
-    #: a live box's decisions: [decided, light set, first frame flipped after]
-    #: in game µs (the real-time benchmark measures from contact)
-    decisions: list[list[int | None]] = field(default_factory=list)
-    #: how long each frame took to draw and flip, µs (live box)
-    frame_us: list[int] = field(default_factory=list)
-    #: per decision (aligned with ``decisions``), where its time went, µs: how
-    #: late the deciding thread woke after the moment it had planned (None: a
-    #: delivery woke it), how long it waited for ``box.lock``, the step, and
-    #: the guard the horizon used (above the stated delay after a late delivery)
-    decision_detail: list[dict[str, int | None]] = field(default_factory=list)
-
-
 
 
 #: a standing line's source, asked on every frame: the line while its trouble lasts, else None
@@ -104,14 +88,15 @@ def goes_back(event: pygame.event.Event) -> bool:
 
 
 class Presenter:
-    """Screen, scene, lights and sound of one running box."""
+    """Screen, scene and sound of one game, drawn from its views (``draw_view``,
+    ``react_view``). The lamps are not the screen's: the deciding process lights
+    them in the step that decided (docs/processes.md)."""
 
-    def __init__(self, screen: Screen, scene: Scene, *, lights: Lights | None = None, sound: Sound | None = None,
+    def __init__(self, screen: Screen, scene: Scene, *, sound: Sound | None = None,
                  results: Scene | None = None) -> None:
         self.screen = screen
         self.scene = scene
         self.results = results if results is not None else ResultsScene(game_title=scene.title, colors=scene.colors)
-        self.lights = LightDirector(lights) if lights is not None else None
         self.sound = sound
         self.frames = 0
         self._message_until = 0
@@ -121,7 +106,7 @@ class Presenter:
         #: lines said on every frame while their trouble lasts, each asked per frame (None: no trouble):
         #: a tournament's box that cannot reach the hall's broker says why (controller/league)
         self.asides: list[Aside] = []
-        #: the key list ``h``/``?`` shows over the game (set by ``run`` from the keyboard and the spec)
+        #: the key list ``h``/``?`` shows over the game (set by ``viewer.watch`` from the keyboard and the spec)
         self.help: HelpOverlay | None = None
         self.show_help = False
         #: host actions the box itself answers, not the game (``show_pin`` with ``--web``):
@@ -154,13 +139,6 @@ class Presenter:
             return True
         self.confirm_end = True
         return False
-
-    def draw(self, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
-        """One frame of a box in this process: its view is read under its lock,
-        then drawn without it (the deciding thread never waits for the drawing)."""
-        with box.lock:
-            view = view_of(box, now_us, public=freeze(box.engine.public_view()))
-        self.draw_view(view, box.spec, now_us, surface, frozen=True)
 
     def draw_view(self, shown: View, spec: GameSpec, now_us: int, surface: pygame.Surface | None = None,
                   frozen: bool = False) -> None:
@@ -210,12 +188,6 @@ class Presenter:
             return VideoPicture(None, NO_DECODER)
         return VideoPicture(self.video_screen.picture(), None, self.video.state)
 
-    def light(self, box: Box) -> None:
-        """The lights from the box's strip now (sends only changes)."""
-        if self.lights is not None:
-            with box.lock:
-                self.lights.update(box.statuses(), box.spec.status_light)
-
     @staticmethod
     def _refused_line(strip: Sequence[Mapping[str, Any]], event: GameEvent) -> str:
         """What the room reads when a press or a host key is refused: short,
@@ -231,19 +203,12 @@ class Presenter:
             return _("{name}: not now").format(name=who)
         return _("That key does nothing right now")
 
-    def react(self, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
-        """Events to lights (first, in the same pass as the press) and sound."""
-        self.light(box)
-        self._say(events, box.spec, box.strip, box.station_names, now_us)
-
     def react_view(self, shown: View, spec: GameSpec, events: Sequence[GameEvent], now_us: int) -> None:
-        """A published view's events to the lights, if any here, and sound."""
-        if self.lights is not None:
-            self.lights.update([str(cell.get("status", "")) for cell in shown.strip], spec.status_light)
-        self._say(events, spec, lambda: shown.strip, shown.names, now_us)
+        """A view's events to sound and the lines the room reads."""
+        self.say(events, spec, lambda: shown.strip, shown.names, now_us)
 
-    def _say(self, events: Sequence[GameEvent], spec: GameSpec, strip: Callable[[], Sequence[Mapping[str, Any]]],
-             names: Sequence[str], now_us: int) -> None:
+    def say(self, events: Sequence[GameEvent], spec: GameSpec, strip: Callable[[], Sequence[Mapping[str, Any]]],
+            names: Sequence[str], now_us: int) -> None:
         """The events' sounds, and the line the room reads about one (a refused key, the inputs away)."""
         cues = spec.clip_cues
         if self.sound is not None and events:
@@ -271,196 +236,56 @@ class Presenter:
                 self.scene.message = text
                 self._message_until = now_us + MESSAGE_US
 
-    def close(self) -> None:
-        if self.lights is not None:
-            self.lights.all_off()
+
+def draw_box(presenter: Presenter, box: Box, now_us: int, surface: pygame.Surface | None = None) -> None:
+    """One frame of a box in this process (``run_virtual``'s simulation): drawn
+    from the view the deciding process would send of it, read under its lock."""
+    with box.lock:
+        view = view_of(box, now_us, public=freeze(box.engine.public_view()))
+    presenter.draw_view(view, box.spec, now_us, surface, frozen=True)
 
 
-def host_key(box: Box, name: str, now_us: int) -> list[GameEvent]:
-    """A host key (space, c, w, n, u, r, a clicker's) as the running game's own action, or the pause card."""
-    return box.host_button(name, now_us)
+def react_box(presenter: Presenter, box: Box, events: Sequence[GameEvent], now_us: int) -> None:
+    """``run_virtual``'s events to sound and the room's lines, as a view of ``box`` would bring them."""
+    presenter.say(events, box.spec, box.strip, box.station_names, now_us)
 
 
-def run(
-    session: Session,
-    presenter: Presenter,
-    *,
-    realtime: bool = True,
-    until_us: int | None = None,
-    keyboard: KeyboardSource | None = None,
-    clock: Callable[[], int] = box_now_us,
-    fps: int = 60,
-    results_s: float = 10.0,
-    to_game_us: int | None = None,
-) -> RunResult:
-    """Run a Session of simulated players (``demo --headless`` in virtual
-    time; the pages' test harness, benchmarks/one_process.py, in real time)
-    until the game ends, ``until_us`` (game time), Esc or the window closes.
-    Returns how it ended. A live game, people's or simulated players', is
-    decided in a process of its own and drawn by ``controller.screen.viewer``: never here.
-
-    ``clock`` reads the box clock; game time is that plus ``to_game_us``:
-    wherever the session stands now (or as given: 0 when a simulated board
-    stamps on the real clock)."""
+def run_virtual(session: Session, presenter: Presenter, *, until_us: int | None = None) -> RunResult:
+    """``demo --headless``: a Session of simulated players in virtual time, from
+    one due moment to the next, until the game ends or ``until_us`` (game
+    time). A ``show`` is answered by a frame drawn and flipped at its moment
+    (virtual time does not move while a frame is drawn). A live game is
+    decided in a process of its own and drawn by ``controller.screen.viewer``: never here."""
     box = session.box
-    if to_game_us is None:
-        to_game_us = box.now_us - clock() if realtime else box.time_offset_us
-    frames = frame_run(box, presenter, keyboard, clock, to_game_us, realtime=realtime, window=None)
-    session.on_show = frames.show
+    events: list[GameEvent] = []
+    shows: list[tuple[int, int]] = []
+
+    def show(t_us: int) -> int:
+        draw_box(presenter, box, t_us)
+        presenter.screen.flip()
+        shows.append((t_us, t_us))
+        return t_us
 
     def advance(t_us: int) -> list[GameEvent]:
-        events = session.step(t_us)
-        presenter.react(box, events, t_us)
-        frames.events.extend(events)
-        return events
+        stepped = session.step(t_us)
+        react_box(presenter, box, stepped, t_us)
+        events.extend(stepped)
+        return stepped
 
-    if not realtime:
-        while not box.engine.finished:
-            nxt = session.next_time_us()
-            if nxt is None or (until_us is not None and nxt > until_us):
-                if until_us is not None:
-                    advance(until_us)
-                break
-            if advance(max(nxt, session.now_us)):
-                presenter.draw(box, session.now_us)
-        t_end = session.now_us
-        presenter.draw(box, t_end)
-        presenter.screen.flip()
-        return frames.result("finished" if box.engine.finished else "time", t_end)
-    return frames_loop(box, presenter, keyboard, frames.with_advance(advance), Pace(until_us, results_s, fps))
-
-
-@dataclass
-class FrameRun:
-    """What the real-time frame loop needs of the run it serves: one object,
-    so a reader of ``frames_loop`` sees every way it reaches back."""
-
-    box: Box
-    presenter: Presenter
-    #: game time now
-    now: Callable[[], int]
-    #: the stamp a key press gets (as a source's edge: before the box's offset)
-    key_stamp: Callable[[], int]
-    #: (due, flipped) of every ``show`` answered, and every event of the run (its result's record)
-    shows: deque[tuple[int, int]]
-    events: deque[GameEvent]
-    realtime: bool = True
-    shift: int = 0
-    #: move the game on to a time: its events, reacted to and recorded
-    advance: Callable[[int], list[GameEvent]] = lambda _t: []
-
-    def with_advance(self, advance: Callable[[int], list[GameEvent]]) -> FrameRun:
-        self.advance = advance
-        return self
-
-    def show(self, t_us: int) -> int:
-        """A new card / GO on the screen now; the flip time is its t_show."""
-        self.presenter.draw(self.box, t_us)
-        flipped = self.presenter.screen.flip() + self.shift
-        if not self.realtime:
-            flipped = t_us  # virtual time does not move while a frame is drawn
-        self.shows.append((t_us, flipped))
-        return flipped
-
-    def answer_shows(self, events: list[GameEvent], t_us: int) -> list[GameEvent]:
-        """Events in, each ``show`` answered by a frame flipped now."""
-        for e in list(events):
-            if e.kind == EventKind.SHOW:
-                flipped = self.show(t_us)  # drawn without the lock: a deciding thread goes on meanwhile
-                with self.box.lock:
-                    events += self.box.shown(flipped)
-        return events
-
-    def result(self, reason: str, t_us: int) -> RunResult:
-        """Close the run into its result: how it ended and when."""
-        self.presenter.close()
-        sounds = list(self.presenter.sound.played) if self.presenter.sound else []
-        return RunResult(reason, t_us, self.presenter.frames, list(self.events), list(self.shows), sounds)
-
-
-def frame_run(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, clock: Callable[[], int],
-              shift: int, *, realtime: bool, window: int | None) -> FrameRun:
-    """A run's frame side on ``box``: its keyboard started with the host keys
-    and help; game time is ``clock() + shift``; ``window``: how many shows and
-    events it keeps (None: all)."""
-    if keyboard is not None:
-        keyboard.add_host_keys(box.spec.host_keys)
-        keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
-        with box.lock:
-            presenter.help = keyboard_help(box.spec, keyboard, box.engine.public_view())
-
-    def now() -> int:
-        return clock() + shift
-
-    def key_stamp() -> int:
-        """Keys reach the box like any source's edges: the box adds its own offset."""
-        return now() - box.time_offset_us
-
-    run = FrameRun(box, presenter, now, key_stamp, deque(maxlen=window), deque(maxlen=window), realtime, shift)
-    if keyboard is not None:
-        keyboard.start(box)
-    return run
-
-
-@dataclass(frozen=True)
-class Pace:
-    """How long a real-time run goes and how fast it draws."""
-
-    until_us: int | None = None  # game time to stop at (None: until it ends)
-    results_s: float = 10.0  # how long the final standings stay up
-    fps: int = 60
-
-
-def frames_loop(box: Box, presenter: Presenter, keyboard: KeyboardSource | None, run: FrameRun,
-                pace: Pace) -> RunResult:
-    """The frame loop of a real-time run: keys, what the game did (sound,
-    messages, ``show`` frames), the frame."""
-    frame_clock = pygame.time.Clock()
-    finished_at: int | None = None
-    frame_us: deque[int] = deque(maxlen=LIVE_WINDOW)
-
-    def done(reason: str, t_us: int) -> RunResult:
-        out = run.result(reason, t_us)
-        out.frame_us = list(frame_us)
-        return out
-
-    while True:
-        t = run.now()
-        for event in pygame.event.get():
-            name = key_of(event, presenter, keyboard, run.key_stamp())
-            if name == QUIT:
-                return done("quit", t)
-            if name == "menu" and (finished_at is not None or presenter.end_confirmed()):
-                return done("menu", t)
-            if name == "menu":  # the first Esc: the screen asks
-                continue
-            if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
-                presenter.box_actions[name]()
-                continue
-            if name is not None and finished_at is None:
-                with box.lock:
-                    keyed = host_key(box, name, t)
-                events = run.answer_shows(keyed, t)
-                presenter.react(box, events, t)
-                run.events.extend(events)
-            elif finished_at is not None and (name is not None or goes_back(event)):
-                return done("finished", t)
-        t = run.now()
-        run.advance(t)
-        with box.lock:
-            finished = box.engine.finished
-        if finished and finished_at is None:
-            finished_at = t
-        if pace.until_us is not None and t >= pace.until_us:
-            return done("time", t)
-        if finished_at is not None and t - finished_at > pace.results_s * 1_000_000:
-            return done("finished", t)
-        t_draw = run.now()
-        presenter.draw(box, t)
-        presenter.screen.flip()
-        shown_at = run.now()
-        frame_us.append(shown_at - t_draw)
-        frame_clock.tick(pace.fps)
+    session.on_show = show
+    while not box.engine.finished:
+        nxt = session.next_time_us()
+        if nxt is None or (until_us is not None and nxt > until_us):
+            if until_us is not None:
+                advance(until_us)
+            break
+        if advance(max(nxt, session.now_us)):
+            draw_box(presenter, box, session.now_us)
+    t_end = session.now_us
+    draw_box(presenter, box, t_end)
+    presenter.screen.flip()
+    sounds = list(presenter.sound.played) if presenter.sound else []
+    return RunResult("finished" if box.engine.finished else "time", t_end, presenter.frames, events, shows, sounds)
 
 
 #: what ``key_of`` says for the window being closed
@@ -469,8 +294,8 @@ QUIT = "quit"
 
 def key_of(event: pygame.event.Event, presenter: Presenter, keyboard: KeyboardSource | None,
            stamp_us: int) -> str | None:
-    """What one pygame event means for a running game, the same in both
-    designs: ``QUIT`` (the window closed), "menu" (Esc), a host key's name,
+    """What one pygame event means for a running game on this screen:
+    ``QUIT`` (the window closed), "menu" (Esc), a host key's name,
     or None (a station's key, already handed to the keyboard source stamped
     ``stamp_us``; the help overlay toggled; a resize)."""
     if event.type == pygame.QUIT:
@@ -526,11 +351,11 @@ def keyboard_help(spec: GameSpec, keyboard: KeyboardSource, now: Mapping[str, An
 
 
 def snapshot(presenter: Presenter, box: Box, now_us: int, path: str, size: tuple[int, int] = (1920, 1080)) -> None:
-    """Save the current frame as a PNG at ``size`` whatever the window's size."""
+    """Save ``run_virtual``'s frame now as a PNG at ``size`` whatever the window's size."""
     from pathlib import Path
 
     surface = pygame.Surface(size)
-    presenter.draw(box, now_us, surface)
+    draw_box(presenter, box, now_us, surface)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, path)
 

@@ -596,7 +596,7 @@ def show_phones(presenter: Presenter, box: DecidingLink, pin_key: bool = True) -
     server (a process of its own) says in the newest view (nothing while a view
     says none); ``pin_key``: the box's k key asks it for the PIN on screen
     (through the deciding process)."""
-    from controller.web.overlay import panel_overlay
+    from controller.screen.phones_panel import panel_overlay
 
     overlay = panel_overlay(lambda: box.view.phones, lambda: box.station_names, lambda: box.host_paused)
     for scene in (presenter.scene, presenter.results):
@@ -817,7 +817,6 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
         with signals.held(raise_after=False):
             if pages is not None:
                 pages.stop() if played else pages.stop(0)  # it ends by itself on the game's end, else is ended
-            presenter.close()
     if ended.reason == p.NOT_BEGUN or ended.ended.played is not None:
         return ended
     from controller.box.session import played_from_journal

@@ -137,7 +137,7 @@ class PhonesLink(ViewedGame):
 
 
 def panel_of(server: CompanionServer) -> p.PhonesPanel:
-    """What the big screen says of the phones now (``overlay.panel_overlay`` draws it): the PIN only
+    """What the big screen says of the phones now (``phones_panel.panel_overlay`` draws it): the PIN only
     while the room may see it."""
     latest = server.publisher.latest
     return p.PhonesPanel(server.base_url, server.join_url() if latest.uses_seats else None, tuple(server.held()),

@@ -1,9 +1,11 @@
 """The companion server: aiohttp on its own thread and event loop.
 
-It is an input source like the buttons: a phone's move or a host button
-goes into the box's inbox, stamped on the box clock when it arrives
-(``WEB_PRECISION_US``: a phone on Wi-Fi is no stopwatch, so no timing contest
-is decided by it). It reads only the snapshots the loop publishes.
+It runs in the phones' server's process (``controller/web/process.py``) and
+is an input source like the buttons: a phone's move or a host button goes
+to the deciding process (``ServedGame``), stamped on the box clock when it
+arrives (``WEB_PRECISION_US``: a phone on Wi-Fi is no stopwatch, so no timing
+contest is decided by it). It reads only the snapshots the deciding process
+builds (``RelayedPublisher``).
 
 Every message is checked before anything happens: size, JSON, schema, the
 seat's token (constant time), a sequence number (a replayed message is
@@ -31,7 +33,7 @@ from aiohttp import WSMsgType, web
 
 from controller.box.inputs import HOST_STATION
 from controller.box.press import InputNotice, Press
-from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED, Box
+from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED
 from controller.box.timeline import box_now_us
 from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
 from controller.pack_store import MAX_UPLOAD_BYTES, NO_PACKS_FOLDER, Saved, too_large
@@ -53,7 +55,6 @@ from games.base import (
     HOST_ADJUST,
     HOST_TEAM_NAME,
     Action,
-    GameEvent,
     GameSettings,
     GameSpec,
     RuleError,
@@ -211,21 +212,9 @@ def _only(data: Mapping[str, Any], *keys: str) -> None:
 Upload = Callable[[str, bytes], Saved]
 
 
-def end_by_escape() -> None:
-    """End the running game as the host's Esc key does: the loop closes it
-    (journal's end, lights off) and goes back to the menu. Posting an event
-    is the one thing pygame lets another thread do."""
-    import pygame
-
-    # confirmed: the page asked already (two taps), the screen does not ask again
-    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="\x1b", scancode=0,
-                                         confirmed=True))
-
-
 class ServedGame(Protocol):
-    """What the phones' server needs of the game it serves: a ``Box``
-    decided in this process (a bots' game, the menu's game between games), or
-    a ``viewer.DecidingLink`` to a game decided in a process of its own."""
+    """What the phones' server needs of the game it serves: where its inputs
+    go (``web.process.PhonesLink``: to the game's deciding process)."""
 
     @property
     def spec(self) -> GameSpec: ...
@@ -242,36 +231,22 @@ class ServedGame(Protocol):
     def notice(self, notice: InputNotice) -> None: ...
 
 
-def _decided_here(game: ServedGame) -> Box:
-    """A game whose pages this process builds: a box of its own (a relayed game brings its publisher)."""
-    if not isinstance(game, Box):
-        raise TypeError("a game decided in another process is served with its RelayedPublisher")
-    return game
-
-
-def _events_of(game: ServedGame) -> list[Callable[[list[GameEvent]], None]]:
-    """Where a game decided in this process says what happened (its publisher
-    listens); none for a game decided apart: its snapshots come built."""
-    return game.on_events if isinstance(game, Box) else []
-
-
 class CompanionServer(LoopThread):
-    """The three pages and their WebSockets, for one box at a time: the menu
-    moves it from game to game (``rebind``), keeping the port, the seats'
-    codes and the PIN, so joined phones stay joined."""
+    """The three pages and their WebSockets, for one game at a time: the
+    menu's evening moves it from game to game (``swap``), keeping the port,
+    the seats' codes and the PIN, so joined phones stay joined."""
 
-    def __init__(self, box: ServedGame, *, port: int = DEFAULT_PORT, bind: str = "0.0.0.0",
+    def __init__(self, box: ServedGame, *, publisher: Publisher, end_game: Callable[[], None],
+                 port: int = DEFAULT_PORT, bind: str = "0.0.0.0",
                  seats: Seats | None = None, clock: Callable[[], int] = box_now_us,
                  address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
-                 end_game: Callable[[], None] = end_by_escape,
                  on_option: Callable[[str, Any], bool] | None = None,
-                 next_game: Callable[[], Mapping[str, Any]] | None = None,
-                 limits: Limits | None = None, publisher: Publisher | None = None,
-                 upload: Upload | None = None) -> None:
-        """``publisher``: where the snapshots come from (default: built here from
-        ``box``; in the split design a ``RelayedPublisher`` fed by the deciding process);
-        ``upload``: who checks and saves a pack uploaded from the host page (the
-        deciding process, which owns the packs folder; None: no upload here)."""
+                 limits: Limits | None = None, upload: Upload | None = None) -> None:
+        """``publisher``: where the snapshots come from (a ``RelayedPublisher``
+        fed by the deciding process); ``end_game``: the host page's "end" (the
+        same ``Stop`` as the screen's Esc); ``upload``: who checks and saves a
+        pack uploaded from the host page (the deciding process, which owns the
+        packs folder; None: no upload here)."""
         super().__init__()
         self.box: ServedGame = box
         self.upload = upload
@@ -286,7 +261,7 @@ class CompanionServer(LoopThread):
         self.bind = bind
         self.clock = clock
         self.seats = seats or Seats(box.settings.players)
-        self.publisher = publisher or Publisher(_decided_here(box), next_game)
+        self.publisher = publisher
         self.address = address
         self._runner: web.AppRunner | None = None
         self._seat_sockets: dict[int, list[web.WebSocketResponse]] = {}
@@ -403,7 +378,6 @@ class CompanionServer(LoopThread):
     # -- the loop thread's side ------------------------------------------------------------
     def start(self) -> None:
         """Serve on a thread of its own; returns once listening (or raises WebError)."""
-        _events_of(self.box).append(self.publisher.on_events)
         self.publisher.listeners.append(self._published)
         logging.getLogger("aiohttp.server").addFilter(self._malformed)
         error = self._start_loop("companion-web")
@@ -412,18 +386,11 @@ class CompanionServer(LoopThread):
                            .format(port=self.port, why=error)) from None
         log.info("companion pages at %s (host %s, PIN %s)", self.base_url, self.host_url(), self.seats.pin)
 
-    def rebind(self, box: Box) -> None:
-        """The menu's next game on the same server: the same port, PIN and
-        seats' codes (seats are added for a larger game, kept for a smaller
-        one); joined phones stay joined and are sent the new game's views."""
-        self.detach()
-        self._serve_box(box)
-        self.publisher.rebind(box)
-
     def swap(self, box: ServedGame, publisher: Publisher) -> None:
-        """``rebind`` with another publisher: the menu's game decided in a
-        process of its own (a ``RelayedPublisher`` over its ``DecidingLink``), or
-        its journal's box after it."""
+        """The menu's next game on the same server, with its own publisher: the
+        same port, PIN and seats' codes (seats are added for a larger game,
+        kept for a smaller one); joined phones stay joined and are sent the new
+        game's views."""
         self.detach()
         if self._published in self.publisher.listeners:
             self.publisher.listeners.remove(self._published)
@@ -437,13 +404,10 @@ class CompanionServer(LoopThread):
         self.box = box
         self.seats.resize(box.settings.players)
         self._joined += [False] * (self.seats.capacity - len(self._joined))
-        _events_of(box).append(self.publisher.on_events)
         log.info("companion pages now serve %s", box.spec.title)
 
     def detach(self) -> None:
         """The game closed (the menu is back): the pages say no game runs."""
-        if self.publisher.on_events in _events_of(self.box):
-            _events_of(self.box).remove(self.publisher.on_events)
         if self.publisher.live:
             self.publisher.detach()
 
@@ -451,8 +415,6 @@ class CompanionServer(LoopThread):
         """Close every socket and the port. Never raises: it runs while the
         game closes, which must still write the journal's end and turn the
         lights off whatever a phone does."""
-        if self.publisher.on_events in _events_of(self.box):
-            _events_of(self.box).remove(self.publisher.on_events)
         logging.getLogger("aiohttp.server").removeFilter(self._malformed)
         loop, self.loop = self.loop, None
         if loop is None or self._thread is None or not self._thread.is_alive():

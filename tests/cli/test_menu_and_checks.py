@@ -15,6 +15,7 @@ from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Edge
 from controller.cli import main
 from controller.screen.diag import DiagScene, diag_health
+from controller.screen.loop import draw_box
 from controller.screen.menu import Menu, MenuScene, NameEditor, strip_for_players
 from controller.screen.screen import Screen
 from games.registry import available, get
@@ -181,14 +182,14 @@ def test_keyboard_play_shows_whose_key_is_which_on_screen(tmp_path: Path) -> Non
     spec = get("quiz")
     box = Box(spec, spec.settings(3, 1))
     screen = Screen.open(headless=True)
-    presenter = live.presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
+    presenter = live.presenter_for(box.spec, screen, sound=None, colors=None)
     plain = pygame.Surface(screen.surface.get_size())
-    presenter.draw(box, 1_000_000, plain)
+    draw_box(presenter, box, 1_000_000, plain)
     live.show_keys(presenter, 3)
     hinted = pygame.Surface(screen.surface.get_size())
-    presenter.draw(box, 1_000_000, hinted)
+    draw_box(presenter, box, 1_000_000, hinted)
     late = pygame.Surface(screen.surface.get_size())
-    presenter.draw(box, session.KEYS_HINT_US + 1, late)
+    draw_box(presenter, box, session.KEYS_HINT_US + 1, late)
     changed = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != hinted.get_at((x, y)))
     assert changed > 100  # a line of text drawn over the picture (one sample in 64 pixels)
     gone = sum(1 for x in range(0, 1920, 8) for y in range(0, 1080, 8) if plain.get_at((x, y)) != late.get_at((x, y)))

@@ -147,22 +147,19 @@ def test_director_sends_only_changes() -> None:
 
 
 def test_in_a_game_the_winner_lights_in_the_same_step() -> None:
-    from controller.screen.loop import Presenter
-    from controller.screen.screen import Screen
-    from games.toolkit.scene import Scene
-
+    """The lamps from the box's strip after each step, as the deciding process sets them."""
     s = session("quiz")
     rec = RecordingLights(list(PINS) + [(3, "bell")])
-    presenter = Presenter(Screen.open(headless=True), Scene("t"), lights=rec)
+    lamps = LightDirector(rec)
     while True:
         nxt = s.next_time_us()
         events = s.step(nxt)
-        presenter.react(s.box, events, s.now_us)
+        lamps.update(s.box.statuses(), s.box.spec.status_light)
         winners = [e.player for e in events if e.kind == "winner"]
         if winners:
             assert rec.modes[(winners[0], "bell")] == "on"
             break
     play_until(s, lambda v: "locked" in v["status"])
-    presenter.react(s.box, [], s.now_us)
+    lamps.update(s.box.statuses(), s.box.spec.status_light)
     locked = s.box.engine.public_view()["status"].index("locked")
     assert rec.modes[(locked, "bell")] == "off"

@@ -10,7 +10,7 @@ from benchmarks.one_process import run_live
 from controller.box.runtime import Box
 from controller.cli import main
 from controller.screen.keyboard import KeyboardSource
-from controller.screen.loop import Presenter, host_key, run
+from controller.screen.loop import Presenter, draw_box, react_box, run_virtual
 from controller.screen.screen import Screen
 from games.registry import get
 from games.scenes import scene_for
@@ -61,7 +61,7 @@ def test_reaction_times_count_from_the_flip_that_showed_go() -> None:
 def test_session_gets_flip_time_through_on_show() -> None:
     s = session("reaction")
     presenter = Presenter(Screen.open(headless=True), scene_for("reaction"))
-    result = run(s, presenter, realtime=False, until_us=20_000_000)
+    result = run_virtual(s, presenter, until_us=20_000_000)
     assert s.shows and [t for t, _ in s.shows] == [f for _, f in result.shows]
 
 
@@ -71,7 +71,7 @@ def test_keyboard_keys_are_station_presses_and_host_actions() -> None:
     kb = KeyboardSource(4)
     kb.start(box)
     assert kb.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE), 1_000) == "arm"
-    host_key(box, "arm", 1_000)
+    box.host_button("arm", 1_000)
     assert box.engine.public_view()["phase"] == "armed"
     assert kb.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_3), 500_000) is None
     box.step(520_000)
@@ -85,7 +85,7 @@ def test_a_key_tapped_down_and_up_in_one_pass_buzzes_in() -> None:
     box = session("quiz").box
     kb = KeyboardSource(4)
     kb.start(box)
-    host_key(box, "arm", 1_000)
+    box.host_button("arm", 1_000)
     for kind in (pygame.KEYDOWN, pygame.KEYUP):
         kb.handle(pygame.event.Event(kind, key=pygame.K_2), 500_000)
     box.step(600_000)
@@ -96,9 +96,9 @@ def test_a_key_tapped_down_and_up_in_one_pass_buzzes_in() -> None:
 def test_host_keys_use_each_games_own_action_name() -> None:
     spec = get("reaction")
     box = Box(spec, spec.settings(2, 1))
-    host_key(box, "arm", 0)  # space: "start" in the reaction duel
+    box.host_button("arm", 0)  # space: "start" in the reaction duel
     assert box.engine.public_view()["phase"] == "wait"
-    host_key(box, "reset", 10)  # r: "stop"
+    box.host_button("reset", 10)  # r: "stop"
     assert box.engine.finished
 
 
@@ -125,10 +125,10 @@ def test_a_message_line_shows_rejected_host_actions_in_room_words(caplog: pytest
     cannot wrong while armed; now: reset, next, undo, adjust" to the room."""
     s = session("quiz")
     presenter = Presenter(Screen.open(headless=True), Scene("x"))
-    presenter.react(s.box, host_key(s.box, "arm", 0), 0)
+    react_box(presenter, s.box, s.box.host_button("arm", 0), 0)
     with caplog.at_level("INFO", logger="buzzerbox.display"):
-        events = host_key(s.box, "wrong", 10)  # nobody is answering
-        presenter.react(s.box, events, 10)
+        events = s.box.host_button("wrong", 10)  # nobody is answering
+        react_box(presenter, s.box, events, 10)
     assert any(e.kind == "rejected" for e in events)
     assert presenter.scene.message == "That key does nothing right now"
     assert "cannot wrong while the buzzers are armed; now: reset, next" in caplog.text  # the details: the log
@@ -145,25 +145,24 @@ def test_a_paused_box_says_so_on_screen() -> None:
     presenter = Presenter(Screen.open(headless=True), scene_for("quiz", None))
     s.box.notice(InputNotice(-1, "board", "disconnected", 1_000))
     s.box.step(1_000)
-    presenter.draw(s.box, 1_000)
+    draw_box(presenter, s.box, 1_000)
     assert presenter.scene.message is not None and "disconnected" in presenter.scene.message
     s.box.notice(InputNotice(-1, "board", "connected", 2_000))
     s.box.step(2_000)
-    presenter.draw(s.box, 2_000)
+    draw_box(presenter, s.box, 2_000)
     assert presenter.scene.message is None or "disconnected" not in presenter.scene.message
 
 
 def test_the_host_key_turns_a_card_when_the_host_paces_schicki_micki() -> None:
     from controller.box.runtime import Box
-    from controller.screen.loop import host_key
     from games.registry import get
 
     spec = get("schicki-micki")
     box = Box(spec, spec.settings(3, seed=1, turn_interval_us=None))
-    events = host_key(box, "arm", 1_000_000)  # space
+    events = box.host_button("arm", 1_000_000)  # space
     assert any(e.kind == "show" for e in events)
     assert box.engine.public_view()["cards_turned"] == 1
-    host_key(box, "next", 2_000_000)  # n turns too
+    box.host_button("next", 2_000_000)  # n turns too
     assert box.engine.public_view()["cards_turned"] == 2
 
 

@@ -25,7 +25,7 @@ from controller.box.runtime import box_from_journal
 from controller.cli import main
 from controller.screen import viewer
 from controller.screen.live import presenter_for
-from controller.screen.loop import BACK_HINT
+from controller.screen.loop import BACK_HINT, draw_box
 from controller.screen.screen import Screen
 from games.i18n import _, set_language
 from tests.display.kiosk import Kiosk, Reached, Script, menu_args
@@ -105,12 +105,12 @@ def test_the_hint_under_the_final_results_is_whole(
     box = box_from_journal(journal_mod.read(path))
     screen = Screen.open(headless=True, size=size)
     try:
-        presenter = presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
+        presenter = presenter_for(box.spec, screen, sound=None, colors=None)
         presenter.results_hint = BACK_HINT
-        drawn, smallest = measured(lambda surface: presenter.draw(box, LATE_US, surface), size)
+        drawn, smallest = measured(lambda surface: draw_box(presenter, box, LATE_US, surface), size)
         assert _(BACK_HINT) in [wanted for wanted, *_r in drawn]
         assert unfit_texts(drawn, smallest, size) == []
-        presenter.draw(box, LATE_US)
+        draw_box(presenter, box, LATE_US)
         pygame.image.save(screen.surface, str(SHOTS / f"menu-final-results-hint-{language}-{size[1]}.png"))
     finally:
         screen.close()

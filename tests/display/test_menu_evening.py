@@ -122,7 +122,7 @@ def test_enter_on_the_evening_row_shows_the_games_results_until_esc(
     try:
         with box.lock:
             final = view_of(box, box.now_us)
-        run_results(presenter_for(box.spec, screen, lights=None, sound=None, colors=None), final, box.spec)
+        run_results(presenter_for(box.spec, screen, sound=None, colors=None), final, box.spec)
         SHOTS.mkdir(parents=True, exist_ok=True)
         pygame.image.save(screen.surface, str(SHOTS / f"menu-evening-results-{language}-720.png"))
     finally:

@@ -8,7 +8,7 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.screen.loop import Presenter, run
+from controller.screen.loop import Presenter, run_virtual
 from controller.screen.screen import Screen
 from games.registry import available, get
 from games.scenes import scene_for
@@ -50,7 +50,7 @@ def test_every_game_scene_gets_only_the_public_view_frozen(game: str) -> None:
     scene.draw = drawing_frame  # type: ignore[method-assign]
 
     scene.draw_body = recording  # type: ignore[method-assign]
-    run(s, Presenter(Screen.open(headless=True), scene, results=scene), realtime=False, until_us=30_000_000)
+    run_virtual(s, Presenter(Screen.open(headless=True), scene, results=scene), until_us=30_000_000)
     assert calls, "the scene was never drawn"
     for view, strip in calls:
         assert isinstance(view, Mapping) and not isinstance(view, dict)  # read-only

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pygame
 import pytest
 
-from controller.web.overlay import UNITS, CompanionOverlay, free_wordings
+from controller.screen.phones_panel import UNITS, CompanionOverlay, free_wordings
 from games import registry
 from games.i18n import _, set_language
 from games.toolkit import theme

@@ -138,7 +138,7 @@ def test_player_numbers_start_at_one_in_every_text(said: list[str]) -> None:
 
 def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
     from controller.screen.keyboard import KeyboardSource
-    from controller.screen.loop import Presenter, is_help_key, keyboard_help
+    from controller.screen.loop import Presenter, draw_box, is_help_key, keyboard_help
     from controller.screen.screen import Screen
 
     s = session("quiz", players=4)
@@ -152,9 +152,9 @@ def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
     presenter = Presenter(screen, scene_for("quiz"))
     presenter.help = overlay
     plain, shown = pygame.Surface((1280, 720)), pygame.Surface((1280, 720))
-    presenter.draw(s.box, 0, plain)
+    draw_box(presenter, s.box, 0, plain)
     presenter.show_help = True
-    presenter.draw(s.box, 0, shown)
+    draw_box(presenter, s.box, 0, shown)
     assert pygame.image.tobytes(plain, "RGB") != pygame.image.tobytes(shown, "RGB")
     assert is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0))
     assert is_help_key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SLASH, mod=pygame.KMOD_LSHIFT))
@@ -163,7 +163,7 @@ def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
 
 def test_a_player_s_refused_press_is_said_with_their_name() -> None:
     """A keyboard player knocking in Schicki Micki before any card sees what their press did."""
-    from controller.screen.loop import Presenter
+    from controller.screen.loop import Presenter, react_box
     from controller.screen.screen import Screen
     from games.base import Action
 
@@ -171,7 +171,7 @@ def test_a_player_s_refused_press_is_said_with_their_name() -> None:
     events = s.box.apply_action(Action("knock", 10, 1)) + s.box.step(10_000)
     assert any(e.kind == "rejected" for e in events)
     presenter = Presenter(Screen.open(headless=True), scene_for("schicki-micki"))
-    presenter.react(s.box, events, 10)
+    react_box(presenter, s.box, events, 10)
     name = s.box.strip()[1]["name"]
     assert presenter.scene.message and presenter.scene.message.startswith(f"{name}: not now")
 

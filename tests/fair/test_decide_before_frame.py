@@ -19,7 +19,7 @@ from collections.abc import Callable
 import pygame
 
 from benchmarks.one_process import run_live
-from controller.box.lights import RecordingLights
+from controller.box.lights import LightDirector, RecordingLights
 from controller.box.press import Edge
 from controller.box.runtime import Box
 from controller.box.timeline import box_now_us
@@ -77,8 +77,7 @@ def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it() -> None:
 
     lights = RecordingLights([(0, "bell"), (1, "bell")], clock=game_now)
     scene = SlowScene(game_now)
-    presenter = Presenter(Screen.open(headless=True), scene, lights=lights,  # type: ignore[arg-type]
-                          results=scene)  # type: ignore[arg-type]
+    presenter = Presenter(Screen.open(headless=True), scene, results=scene)  # type: ignore[arg-type]
     contacts: list[tuple[int, int]] = []  # (game µs, the frame being drawn then)
 
     def lit_by(n: int) -> None:
@@ -122,7 +121,7 @@ def test_the_winner_is_decided_and_lit_before_the_slow_frame_shows_it() -> None:
     feeder = threading.Thread(target=players)
     feeder.start()
     try:
-        result = run_live(box, presenter, fps=60)
+        result = run_live(box, presenter, fps=60, lamps=LightDirector(lights))
     finally:
         feeder.join()
     winners = [e for e in result.events if e.kind == "winner"]

@@ -20,7 +20,7 @@ import pytest
 from controller.apps.game_check import is_message_id, marked_texts
 from controller.box.runtime import Box
 from controller.box.simulate import Session
-from controller.screen.loop import Presenter
+from controller.screen.loop import Presenter, react_box
 from controller.screen.screen import Screen
 from games import registry, scenes
 from games.base import Action, GameEvent, RuleError
@@ -114,7 +114,7 @@ def test_the_message_line_says_a_refusal_in_the_box_language_and_names_who() -> 
     events = box.apply_action(Action("roll", 1_000, 1, {}))
     rejected = [e for e in events if e.kind == "rejected"]
     assert rejected and rejected[0].data["why_id"] == "it is {colour}'s turn, not {other}'s"
-    presenter.react(box, events, 1_000)
+    react_box(presenter, box, events, 1_000)
     assert presenter.scene.message == f"{box.station_names[1]}: teď ne"
 
 
@@ -139,7 +139,7 @@ def test_a_refused_key_shows_the_room_a_short_line_and_logs_the_details(
             for player in (None, 2):
                 caplog.clear()
                 with caplog.at_level("INFO", logger="buzzerbox.display"):
-                    presenter.react(box, [GameEvent("rejected", 5, player, {"kind": "x", **exc.to_json()})], 5)
+                    react_box(presenter, box, [GameEvent("rejected", 5, player, {"kind": "x", **exc.to_json()})], 5)
                 line = presenter.scene.message or ""
                 assert line == (host_line if player is None else player_line.format(name=box.station_names[2]))
                 assert str(exc) not in line and exc.text() not in line, line
@@ -152,5 +152,5 @@ def test_the_message_line_for_a_paused_board_is_translated() -> None:
     spec = registry.get("reaction")
     box = Box(spec, spec.settings(2, 1))
     presenter = Presenter(Screen.open(headless=True), scenes.scene_for("reaction"))
-    presenter.react(box, [GameEvent("paused", 5)], 5)
+    react_box(presenter, box, [GameEvent("paused", 5)], 5)
     assert presenter.scene.message == "płytka wejść odłączona: gra wstrzymana"

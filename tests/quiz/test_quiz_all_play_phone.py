@@ -12,6 +12,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.box.timeline import box_now_us
 from controller.web.server import WEB_PRECISION_US, CompanionServer
@@ -27,7 +28,7 @@ SPEC = registry.get("quiz")
 def quiz_box() -> Iterator[tuple[Box, CompanionServer]]:
     settings = SPEC.settings(3, 1, pack=str(PACKS_DIR / "en-general.csv"), rounds=[{"rules": "all-play"}])
     box = Box(SPEC, settings)
-    server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    server = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1")
     server.start()
     box.host("arm", box_now_us() + box.time_offset_us)
     with box.lock:

@@ -198,7 +198,7 @@ def test_without_teams_a_bowl_round_s_neg_locks_out_only_its_player_and_the_bonu
 def help_keys(box: Box) -> dict[str, str]:
     """The help overlay's rows as ``h`` shows them over the game now: key -> meaning."""
     from controller.screen.keyboard import KeyboardSource
-    from controller.screen.loop import Presenter, keyboard_help
+    from controller.screen.loop import Presenter, draw_box, keyboard_help
     from controller.screen.screen import Screen
     from games.scenes import scene_for
 
@@ -207,7 +207,7 @@ def help_keys(box: Box) -> dict[str, str]:
     presenter = Presenter(Screen.open(headless=True, size=(1280, 720)), scene_for("quiz"))
     presenter.help = keyboard_help(box.spec, keyboard, box.engine.public_view())
     presenter.show_help = True
-    presenter.draw(box, box.now_us, pygame.Surface((1280, 720)))
+    draw_box(presenter, box, box.now_us, pygame.Surface((1280, 720)))
     return dict(presenter.help.rows)
 
 

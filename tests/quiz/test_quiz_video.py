@@ -18,7 +18,7 @@ import controller.screen.video as video
 from controller.apps.packs import cmd_pack_check
 from controller.box.press import Press
 from controller.box.runtime import Box
-from controller.screen.loop import Presenter
+from controller.screen.loop import Presenter, draw_box, react_box
 from controller.screen.screen import Screen
 from games import registry
 from games.quiz import PACKS_DIR
@@ -111,7 +111,7 @@ def presenter(monkeypatch: pytest.MonkeyPatch, clock: Clock) -> Presenter:
 def colour_in_clip(p: Presenter, box: Box, now_us: int, colour: tuple[int, int, int]) -> bool:
     """Whether the frame drawn now shows ``colour`` (the clip's shape) in the question's video place."""
     surface = pygame.Surface(SIZE)
-    p.draw(box, now_us, surface)
+    draw_box(p, box, now_us, surface)
     right = surface.subsurface(pygame.Rect(SIZE[0] // 2, 0, SIZE[0] // 2, SIZE[1] // 2))
     return any(all(abs(a - b) < 40 for a, b in zip(right.get_at((x, y))[:3], colour, strict=True))
                for x in range(0, right.get_width(), 4) for y in range(0, right.get_height(), 4))
@@ -122,28 +122,28 @@ def test_the_screen_plays_the_clip_pauses_on_the_buzz_plays_on_after_a_wrong_ans
     clock = Clock()
     p = presenter(monkeypatch, clock)
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(DEMO)))
-    p.react(box, box.host("next", 500_000), 500_000)  # to the shapes question (the second)
+    react_box(p, box, box.host("next", 500_000), 500_000)  # to the shapes question (the second)
     assert p.video.state == "stopped" and colour_in_clip(p, box, 600_000, RED)  # its first frame as the still
-    p.react(box, box.host("arm", 1_000_000), 1_000_000)
+    react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
     assert p.video.state == "playing" and colour_in_clip(p, box, 1_000_000, RED)
     clock.s = 0.7  # the clip's own time: the circle is on
     assert colour_in_clip(p, box, 1_700_000, BLUE)
     box.apply_press(Press(0, "bell", 1_800_000))
-    p.react(box, box.step(1_900_000), 1_900_000)  # the lamp was lit by the box; the screen pauses after
+    react_box(p, box, box.step(1_900_000), 1_900_000)  # the lamp was lit by the box; the screen pauses after
     assert p.video.state == "paused"
     clock.s = 5.0  # time passes while the player answers: the clip waits on its frame
     assert colour_in_clip(p, box, 5_000_000, BLUE) and p.video_screen.playing is False
-    p.react(box, box.host("wrong", 5_100_000), 5_100_000)
+    react_box(p, box, box.host("wrong", 5_100_000), 5_100_000)
     assert p.video.state == "playing"
     clock.s = 5.4  # 0.7 s + 0.4 s of play: the second square (green) from 1.0 s
     assert colour_in_clip(p, box, 5_400_000, GREEN)
     p.replay()  # F5: from its start again
     assert p.video.state == "playing" and p.video_screen._played_s == 0.0
     box.apply_press(Press(1, "bell", 5_600_000))
-    p.react(box, box.step(5_700_000), 5_700_000)
-    p.react(box, box.host("correct", 6_000_000), 6_000_000)  # the question is over: the clip stops on its frame
+    react_box(p, box, box.step(5_700_000), 5_700_000)
+    react_box(p, box, box.host("correct", 6_000_000), 6_000_000)  # the question is over: the clip stops on its frame
     assert p.video.state == "stopped" and p.video_screen.clip is None and p.scene.video is not None
-    p.react(box, box.host("reveal", 6_500_000), 6_500_000)
+    react_box(p, box, box.host("reveal", 6_500_000), 6_500_000)
     p.replay()  # F5 after the reveal: plays it again for the room
     assert p.video.state == "playing"
 
@@ -154,10 +154,10 @@ def test_without_the_decoder_the_video_question_plays_with_a_placeholder_saying_
     p = presenter(monkeypatch, Clock())
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(DEMO)))
     with caplog.at_level(logging.WARNING, logger="buzzerbox.video"):
-        p.react(box, box.host("arm", 1_000_000), 1_000_000)
-        p.draw(box, 1_100_000, pygame.Surface(SIZE))
-        p.react(box, box.host("next", 2_000_000), 2_000_000)
-        p.react(box, box.host("arm", 3_000_000), 3_000_000)
+        react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
+        draw_box(p, box, 1_100_000, pygame.Surface(SIZE))
+        react_box(p, box, box.host("next", 2_000_000), 2_000_000)
+        react_box(p, box, box.host("arm", 3_000_000), 3_000_000)
     assert p.scene.video is not None and p.scene.video.frame is None
     assert p.scene.video.note == "pip install 'buzzerbox[video]'"
     said = [r.getMessage() for r in caplog.records if r.name == "buzzerbox.video"]

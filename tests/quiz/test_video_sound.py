@@ -23,7 +23,7 @@ from controller.apps.packs import cmd_pack_check
 from controller.box.press import Press
 from controller.box.runtime import Box
 from controller.cli import main
-from controller.screen.loop import Presenter
+from controller.screen.loop import Presenter, draw_box, react_box
 from controller.screen.screen import Screen
 from controller.screen.sound import Sound
 from games import registry
@@ -100,24 +100,24 @@ def test_the_videos_sound_starts_pauses_plays_on_and_stops_with_its_pictures(
         mixer: Sound, tmp_path: Path) -> None:
     p, channel, clock = presenter(mixer)
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(pack(tmp_path, BALLS))))
-    p.react(box, box.host("arm", 1_000_000), 1_000_000)
+    react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
     track = p.video_screen.track
     assert p.video.state == "playing" and track is not None and channel.calls == ["play"]
     assert TRACK_PIECE_S <= track.decoded_s < TRACK_PIECE_S + 0.1  # a piece at a time (whole frames)
     assert channel.channel.get_busy()  # the mixer is playing it
     clock.s = 0.1
-    p.draw(box, 1_100_000, pygame.Surface((640, 360)))
+    draw_box(p, box, 1_100_000, pygame.Surface((640, 360)))
     assert channel.calls == ["play", "queue"]  # the next piece waits behind the one playing
     box.apply_press(Press(0, "bell", 1_200_000))
-    p.react(box, box.step(1_300_000), 1_300_000)  # the lamp first (the box), then the screen pauses
+    react_box(p, box, box.step(1_300_000), 1_300_000)  # the lamp first (the box), then the screen pauses
     assert p.video.state == "paused" and channel.calls[-1] == "pause"
-    p.react(box, box.host("wrong", 2_000_000), 2_000_000)
+    react_box(p, box, box.host("wrong", 2_000_000), 2_000_000)
     assert p.video.state == "playing" and channel.calls[-1] == "unpause"
     p.replay()  # F5: pictures and sound from the start mark again, the old piece stopped
     assert p.video_screen.track is not track and channel.calls[-2:] == ["stop", "play"]
     box.apply_press(Press(1, "bell", 2_500_000))
-    p.react(box, box.step(2_600_000), 2_600_000)
-    p.react(box, box.host("correct", 3_000_000), 3_000_000)
+    react_box(p, box, box.step(2_600_000), 2_600_000)
+    react_box(p, box, box.host("correct", 3_000_000), 3_000_000)
     assert p.video.state == "stopped" and p.video_screen.track is None and channel.calls[-1] == "stop"
     assert not channel.channel.get_busy()
 
@@ -132,7 +132,7 @@ def test_the_start_mark_cuts_the_sound_where_it_cuts_the_pictures(mixer: Sound) 
 def test_an_audio_cell_wins_over_the_videos_own_sound(mixer: Sound, tmp_path: Path) -> None:
     p, channel, _clock = presenter(mixer)
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(pack(tmp_path, BALLS, "v/tune.wav"))))
-    p.react(box, box.host("arm", 1_000_000), 1_000_000)
+    react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
     assert p.video.state == "playing" and p.video_screen.track is None and channel.calls == []
     assert mixer.clips.state == "playing"  # the cell's clip, through pygame.mixer.music
 
@@ -142,9 +142,9 @@ def test_a_video_without_sound_plays_silent_without_a_word(
     p, channel, clock = presenter(mixer)
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(pack(tmp_path, SHAPES))))
     with caplog.at_level(logging.WARNING):
-        p.react(box, box.host("arm", 1_000_000), 1_000_000)
+        react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
         clock.s = 0.5
-        p.draw(box, 1_500_000, pygame.Surface((640, 360)))
+        draw_box(p, box, 1_500_000, pygame.Surface((640, 360)))
     assert p.video.state == "playing" and p.video_screen.track is None and channel.calls == []
     assert p.video_screen.still is not None and not caplog.records
 
@@ -178,10 +178,10 @@ def test_a_damaged_sound_track_is_one_line_and_the_pictures_play_on(
     csv.write_text("question,answer,video\nWhat colour?,Green,v/damaged.webm\n", encoding="utf-8")
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(csv)))
     with caplog.at_level(logging.WARNING):
-        p.react(box, box.host("arm", 1_000_000), 1_000_000)
+        react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
         for k in range(1, 5):
             clock.s = 0.5 * k
-            p.draw(box, 1_000_000 + 500_000 * k, pygame.Surface((640, 360)))
+            draw_box(p, box, 1_000_000 + 500_000 * k, pygame.Surface((640, 360)))
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "the sound of" in said[0] and "the pictures play on" in said[0]
     assert p.video.state == "playing" and p.video_screen.track is None and p.video_screen.clip is not None
@@ -206,7 +206,7 @@ def test_a_muted_box_plays_the_pictures_without_their_sound(
     monkeypatch.setitem(os.environ, "SDL_VIDEODRIVER", "dummy")
     p, channel, _clock = presenter(Sound.open(SoundSettings(mute=True)))
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(pack(tmp_path, BALLS))))
-    p.react(box, box.host("arm", 1_000_000), 1_000_000)
+    react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
     assert p.video.state == "playing" and p.video_screen.track is None and channel.calls == []
 
 
@@ -269,7 +269,7 @@ def test_without_pyav_the_video_question_is_silent_with_the_one_line_as_before(
     p, channel, _clock = presenter(mixer)
     box = Box(SPEC, SPEC.settings(2, 1, pack=str(pack(tmp_path, BALLS))))
     with caplog.at_level(logging.WARNING, logger="buzzerbox.video"):
-        p.react(box, box.host("arm", 1_000_000), 1_000_000)
+        react_box(p, box, box.host("arm", 1_000_000), 1_000_000)
     assert p.video_screen.track is None and channel.calls == []
     [line] = [r.getMessage() for r in caplog.records if r.name == "buzzerbox.video"]
     assert "pip install 'buzzerbox[video]'" in line

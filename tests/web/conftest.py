@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from benchmarks import one_process
+from benchmarks.companion_box import serve
 from benchmarks.one_process import OneProcessGame
 from controller import channel
 from controller import protocol as p
@@ -32,7 +33,6 @@ from controller.box.press import Press
 from controller.box.timeline import box_now_us
 from controller.screen import live
 from controller.screen.screen import Screen
-from controller.web.attach import serve
 from controller.web.seats import board_url, host_url, join_url
 from controller.web.server import CompanionServer
 from games import registry
@@ -215,7 +215,7 @@ class Served:
         import pygame
 
         spec = registry.get(self.game)
-        presenter = live.presenter_for(spec, Screen.open(headless=True, size=size), lights=None, sound=None,
+        presenter = live.presenter_for(spec, Screen.open(headless=True, size=size), sound=None,
                                        colors=None)
         surface = pygame.Surface(size)
         presenter.draw_view(self.view, spec, self.now_us(), surface)
@@ -359,7 +359,7 @@ def served_one_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[...
     def start(game: str, players: int, names: list[str] | None = None, **options: Any) -> OneProcessServed:
         spec = registry.get(game)
         box = session.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
-        presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+        presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), sound=None,
                                        colors=None)
         lg = OneProcessGame(box, presenter)  # the pages' harness: one process, no second
         lg.companion = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")

@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box.inputs import HOST_STATION
 from controller.box.press import Press
 from controller.box.runtime import Box
@@ -55,7 +56,7 @@ def game(request: pytest.FixtureRequest) -> Iterator[tuple[Box, CompanionServer,
     name, options, kind, prepare, event = request.param
     spec = registry.get(name)
     box = Box(spec, spec.settings(3, seed=5, **options))
-    server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    server = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1")
     server.start()
     prepare(box)
     with box.lock:

@@ -16,6 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box import journal as journal_mod
 from controller.box.inputs import HOST_STATION
 from controller.box.press import InputNotice, Press
@@ -163,7 +164,7 @@ def server() -> Any:
     box.time_offset_us = -box_now_us()  # a live box: its timeline starts now
     renamed: list[tuple[int, str]] = []
     ended: list[bool] = []
-    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1",
+    srv = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1",
                           on_rename=lambda seat, name: renamed.append((seat, name)),
                           end_game=lambda: ended.append(True))
     srv.start()
@@ -223,7 +224,7 @@ def team_server(tmp_path: Path) -> Any:
     box = Box(spec, spec.settings(4, seed=1, rules="teams"), station_names=["Ann", "Bob", "Cy", "Dee"])
     box.journal = journal_mod.JournalWriter.create(tmp_path / "teams.jsonl", box.header(mode="play"))
     box.time_offset_us = -box_now_us()
-    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    srv = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1")
     srv.start()
     yield srv
     srv.stop()
@@ -286,7 +287,7 @@ def test_the_host_page_chooses_the_next_games_options_in_the_menus_session() -> 
     set_language("en")
     menu = Menu([("quiz", "Quiz buzzer", 2, 16), ("reaction", "Reaction duel", 2, 16)], 3)
     box = quiz_box()
-    srv = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1", on_option=menu.set_option,
+    srv = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1", on_option=menu.set_option,
                           next_game=menu.next_game)
     srv.start()
     try:

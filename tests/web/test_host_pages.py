@@ -1,28 +1,17 @@
 """The host remote in a real (headless) Chromium: it pauses and resumes a
 quiz (the HDMI screen says so), corrects a score, renames a player (the
-HDMI strip shows the new name at once) and ends the game; and in the menu's
-session a game switch keeps a joined phone joined."""
+HDMI strip shows the new name at once) and ends the game. (A game switch in
+the menu keeping a joined phone joined: tests/web/test_menu_phones_evening.py.)"""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
 from typing import Any
 
-import pygame
-import pytest
 from playwright.sync_api import expect
 
-from benchmarks import one_process
-from benchmarks.one_process import OneProcessGame
-from controller.box import session as box_session
-from controller.screen import live
-from controller.screen.screen import Screen
-from controller.web.attach import MenuCompanion
-from games import registry
 from tests.processes import HANG_S
 from tests.web.conftest import READY_MS, OneProcessServed, Served
-from tests.web.test_pages import SCREENS, chips
+from tests.web.test_pages import SCREENS
 
 
 def log_in(page: Any, s: Served | OneProcessServed) -> None:
@@ -80,69 +69,6 @@ def test_the_host_pauses_corrects_renames_and_ends_a_quiz(served: Any, phone: An
     host.click("button[data-action='end']")
     assert s.proc.wait(HANG_S) == 0  # play ends as at Esc: the game closed, back to the menu
     assert s.ended is not None and s.ended.reason == "menu"
-
-
-def play_game(companion: MenuCompanion, players: int, seed: int) -> tuple[one_process.LiveGame, threading.Thread]:
-    """One of the menu's games: a box, its HDMI loop on a thread, the session's server moved to it."""
-    spec = registry.get("hands")
-    box = box_session.new_box(spec, spec.settings(players, seed=seed), None, None)
-    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
-                                   colors=None)
-    game = OneProcessGame(box, presenter)  # the pages' harness: one process, no second
-    companion.game(box, [presenter.scene, presenter.results])
-    thread = threading.Thread(target=game.run, kwargs={"realtime": True, "seconds": 20 * HANG_S, "fps": 30},
-                              daemon=True)  # the test ends it: its own bound is only a hang guard
-    thread.start()
-    return game, thread
-
-
-@pytest.fixture
-def menu_session(monkeypatch: pytest.MonkeyPatch) -> Iterator[MenuCompanion]:
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    with registry.register("hands", "tests.web.hands"):
-        companion = MenuCompanion(0, bind="127.0.0.1", address="127.0.0.1")
-        yield companion
-        companion.stop()
-
-
-def test_a_game_switch_in_the_menu_keeps_a_joined_phone_joined(menu_session: MenuCompanion, phone: Any) -> None:
-    first, thread = play_game(menu_session, 2, seed=3)
-    server = menu_session.server
-    assert server is not None
-    url, port, pin = server.seat_url(0), server.port, server.seats.pin
-    a, host = phone(), phone()
-    a.goto(url)
-    a.wait_for_selector("#private .chip")
-    assert chips(a) == first.box.engine.hands[0]
-    host.goto(server.host_url())
-    host.fill("#pin", pin)
-    host.click("#enter")
-    expect(host.locator(".player")).to_have_count(2)
-    pygame.event.post(pygame.event.Event(pygame.QUIT))  # the first game ends
-    thread.join(HANG_S)
-    assert first.closed
-    menu_session.between()
-    expect(host.locator("#note")).to_contain_text("No game running")
-    expect(host.locator("button[data-action='end']")).to_have_count(0)
-
-    second, thread = play_game(menu_session, 3, seed=11)
-    try:
-        assert menu_session.server is server and (server.port, server.seats.pin) == (port, pin)
-        assert server.seat_url(0) == url  # no new code: nobody scans again
-        hand = list(second.box.engine.hands[0])
-        assert hand != first.box.engine.hands[0]
-        expect(a.locator("#private .chip").first).to_have_text(str(hand[0]))  # the same page, the new game
-        assert chips(a) == hand
-        assert server.joined() == [True, False, False]
-        expect(host.locator(".player")).to_have_count(3)  # the host page, still logged in, follows too
-        expect(host.locator("#note")).to_be_hidden()
-        a.locator("#moves button").first.click()  # and plays it
-        expect(a.locator("#private .chip")).to_have_count(len(hand) - 1)
-        assert second.box.engine.played == [hand[0]]
-    finally:
-        pygame.event.post(pygame.event.Event(pygame.QUIT))
-        thread.join(HANG_S)
 
 
 def test_a_pin_sent_before_the_page_is_ready_logs_in_once_it_is(served: Any, phone: Any) -> None:

@@ -16,6 +16,7 @@ import aiohttp
 import pytest
 from playwright.sync_api import expect
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.web.server import CLOSE_REFUSED, CompanionServer
 from games import registry
@@ -28,7 +29,7 @@ from tests.web.test_security import receive, talk
 @pytest.fixture
 def quiz() -> Iterator[CompanionServer]:
     spec = registry.get("quiz")
-    server = CompanionServer(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1")
+    server = box_server(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1")
     server.start()
     yield server
     server.stop()
@@ -137,55 +138,51 @@ def test_the_armed_end_button_falls_back_after_a_while(served: Any, phone: Any) 
     assert s.ended is None and s.proc.poll() is None  # the game goes on
 
 
-def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so() -> None:
-    """``play --web``: the box's own keyboard (k) asks for the PIN as a host
-    page can; before the key the drawn frame is the one without the PIN,
-    after it the one with it; the help overlay (h) lists k."""
+def test_the_k_key_puts_the_pin_on_the_big_screen_and_the_help_says_so(served: Any) -> None:
+    """``play --web``: the box's own keyboard (k, on the screen's key path) asks
+    the phones' server, through the deciding process, for the PIN as a host
+    page can; once a host is in, the frame drawn from the views has no PIN
+    before the key and has it after; the help overlay (h) lists k."""
     import pygame
 
-    from benchmarks.one_process import run_live
-    from controller.screen import live
-    from controller.screen.keyboard import KeyboardSource
+    from controller.screen import live, viewer
+    from controller.screen.keyboard import BOX_KEYS, KeyboardSource
+    from controller.screen.loop import keyboard_help
     from controller.screen.screen import Screen
-    from controller.web.attach import serve
-    from controller.web.overlay import CompanionOverlay
 
+    s: Served = served("quiz", 2)
     spec = registry.get("quiz")
-    box = Box(spec, spec.settings(2))
-    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
-                                   colors=None)
-    server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
-    try:
-        live.answer_box_keys(presenter, server)
-        server._host_ever = True  # a host has logged in: the PIN left the screen
-        overlay = presenter.scene.overlays[0]
-        assert isinstance(overlay, CompanionOverlay)
+    link = viewer.DecidingLink(spec, spec.settings(2), s.sock)  # this test's channel is the screen's
+    presenter = live.presenter_for(spec, Screen.open(headless=True, size=(1280, 720)), sound=None, colors=None)
+    viewer.show_phones(presenter, link)  # as play's screen does with --web
+    keyboard = KeyboardSource(2)
+    keyboard.add_host_keys({key: action for key, action in BOX_KEYS.items() if action in presenter.box_actions})
+    presenter.help = keyboard_help(spec, keyboard, s.public)
+    assert ("k", "show the host PIN on the big screen for a minute") in presenter.help.rows
 
-        def frame(pin: bool | None = None) -> bytes:
-            """The frame as drawn now, or as it would be with the PIN shown or not."""
-            if pin is not None:
-                overlay.show_pin = lambda: pin
-            surface = pygame.Surface((1280, 720))
-            presenter.draw(box, 0, surface)
-            overlay.show_pin = server.pin_wanted
-            return pygame.image.tobytes(surface, "RGB")
+    at = s.now_us()
 
-        def press(key: int) -> None:
-            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
-            run_live(box, presenter, keyboard=KeyboardSource(2), until_us=box.now_us + 200_000)
+    def frame() -> bytes:
+        """The frame drawn from the newest view, as play's screen draws it (at one moment: only the view differs)."""
+        link.update(s.view)
+        surface = pygame.Surface((1280, 720))
+        presenter.draw_view(link.view, spec, at, surface)
+        return pygame.image.tobytes(surface, "RGB")
 
-        with_pin, without = frame(True), frame(False)
-        assert with_pin != without
-        press(pygame.K_h)  # the help: k is listed with what it does
-        assert presenter.help is not None and ("k", "show the host PIN on the big screen for a minute") in presenter.help.rows
-        presenter.show_help = False
-        assert frame() == without  # nothing yet shows the PIN
-        before = box.engine.public_view()
-        press(pygame.K_k)
-        assert server.pin_wanted() and frame() == with_pin
-        assert box.engine.public_view() == before  # the game itself saw no key
-    finally:
-        server.stop()
+    s.wait(lambda: s.view.phones is not None and s.view.phones.pin == s.server.pin)
+    with_pin = frame()  # nobody logged in yet: the room sees the PIN
+    logged_in = threading.Thread(target=talk, args=(s.server, lambda session, base: _login(session, base, s.server.pin)))
+    logged_in.start()  # on a thread of its own: Playwright may hold this thread's event loop
+    logged_in.join(HANG_S)
+    s.wait(lambda: s.view.phones is not None and s.view.phones.pin is None)  # a host is in: the PIN left
+    without = frame()
+    assert without != with_pin
+    before = s.public
+    k = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_k, mod=0, unicode="k", scancode=0)
+    viewer._Watching(link, presenter, keyboard).keys([k], 0)  # the screen's key path
+    s.wait(lambda: s.view.phones is not None and s.view.phones.pin == s.server.pin)
+    assert frame() == with_pin
+    assert s.public == before  # the game itself saw no key
 
 
 def test_a_guessing_address_is_named_on_the_host_page_and_the_host_stays_in(served: Any, phone: Any) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.web.guard import CLOSE_FULL, CLOSE_NO_HELLO, Limits, QuietLog, host_allowed
 from controller.web.seats import PIN_TRIES, Seats
@@ -32,7 +33,7 @@ def served() -> Iterator[tuple[Box, CompanionServer]]:
         spec = registry.get("hands")
         box = Box(spec, spec.settings(2, seed=3))
         # a silent socket is closed only after a hang guard's time: a slow test never sees it go under it
-        server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1",
+        server = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1",
                                  limits=Limits(connections=6, sockets=4, hello_s=HANG_S, header_s=HANG_S))
         server.start()
         yield box, server
@@ -122,7 +123,7 @@ def test_one_address_cannot_take_every_connection_and_another_still_loads_the_pa
     another address loads /play meanwhile and the pool still has room."""
     with registry.register("hands", "tests.web.hands"):
         spec = registry.get("hands")
-        server = CompanionServer(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
+        server = box_server(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
                                  limits=Limits(connections=12, connections_per_address=4, hello_s=HANG_S, header_s=HANG_S))
         server.start()
         try:
@@ -189,7 +190,7 @@ def test_a_silent_or_dribbling_connection_is_closed_after_the_header_deadline() 
     with registry.register("hands", "tests.web.hands"):
         spec = registry.get("hands")
         # short, so the test needs not wait long: it waits for the close, not for a time
-        server = CompanionServer(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
+        server = box_server(Box(spec, spec.settings(2, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
                                  limits=Limits(header_s=0.3))
         server.start()
         try:

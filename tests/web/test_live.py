@@ -15,12 +15,12 @@ import aiohttp
 import pygame
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box import journal as journal_mod
 from controller.box.runtime import Box, box_from_journal
 from controller.box.timeline import box_now_us
 from controller.cli import main
-from controller.web.overlay import CompanionOverlay, qr_surface
-from controller.web.server import CompanionServer
+from controller.screen.phones_panel import CompanionOverlay, qr_surface
 from games import registry
 from games.toolkit import theme
 from tests.processes import HANG_S
@@ -56,7 +56,7 @@ def test_phone_moves_are_journaled_and_replay_to_the_same_game(tmp_path: Path) -
     box = Box(spec, spec.settings(2, seed=5))
     box.time_offset_us = -box_now_us()
     box.journal = journal_mod.JournalWriter.create(path, box.header(mode="play"))
-    server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    server = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1")
     server.start()
     try:
         for seq, seat in enumerate((0, 1, 0), start=1):

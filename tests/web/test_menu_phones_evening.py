@@ -39,7 +39,7 @@ from tests.web.test_split_phones import port_in
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
 #: what the menu's process must never load: the phones' server's web stack
-WEB_STACK = ("aiohttp", "controller.web.server", "controller.web.attach")
+WEB_STACK = ("aiohttp", "controller.web.server")
 
 
 #: a fresh process imports the commands and the menu, then says which of the web stack it loaded

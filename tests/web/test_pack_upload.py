@@ -17,6 +17,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.pack_store import MAX_UPLOAD_BYTES, save_pack
 from controller.web.seats import PIN_TRIES
@@ -35,7 +36,7 @@ def upload_server(tmp_path: Path) -> Iterator[tuple[CompanionServer, Path]]:
     set_language("en")
     spec = registry.get("quiz")
     folder = tmp_path / "packs"
-    server = CompanionServer(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1",
+    server = box_server(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1",
                              upload=functools.partial(save_pack, folder))
     server.start()
     yield server, folder

@@ -10,12 +10,12 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
+from benchmarks.companion_box import serve
 from controller.box.runtime import Box
 from controller.screen import live
-from controller.screen.loop import Presenter
+from controller.screen.loop import Presenter, draw_box
+from controller.screen.phones_panel import CompanionOverlay
 from controller.screen.screen import Screen
-from controller.web.attach import serve
-from controller.web.overlay import CompanionOverlay
 from controller.web.server import CompanionServer
 from games import registry
 from games.toolkit import theme
@@ -29,7 +29,7 @@ SIZES = ((1280, 720), (1920, 1080))
 def pictomania() -> Iterator[tuple[Box, Presenter, CompanionServer]]:
     spec = registry.get("pictomania")
     box = Box(spec, spec.settings(4, seed=5))
-    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), sound=None,
                                    colors=None)
     live.show_keys(presenter, 4)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
@@ -52,7 +52,7 @@ def _frame(box: Box, presenter: Presenter, size: tuple[int, int], monkeypatch: p
     monkeypatch.setattr(theme, "DRAWN", drawn)
     surface = pygame.Surface(size)
     try:
-        presenter.draw(box, 1_000_000, surface)
+        draw_box(presenter, box, 1_000_000, surface)
     finally:
         scene.overlays[:] = kept
         scene.draw = draw  # type: ignore[method-assign]

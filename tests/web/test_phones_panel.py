@@ -13,11 +13,12 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
+from benchmarks.companion_box import serve
 from controller.box import session
 from controller.screen import live
+from controller.screen.loop import draw_box
+from controller.screen.phones_panel import panel_overlay
 from controller.screen.screen import Screen
-from controller.web.attach import serve
-from controller.web.overlay import panel_overlay
 from controller.web.process import panel_of
 from games import registry
 from tests.web.phones import SCREENS
@@ -36,8 +37,8 @@ def test_the_panel_drawn_from_a_view_is_the_panel_the_server_drew(game: str, pla
     spec = registry.get(game)
     box = session.new_box(spec, spec.settings(players, seed=7), None, None)
     screen = Screen.open(headless=True, size=(1280, 720))
-    before = live.presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
-    after = live.presenter_for(box.spec, screen, lights=None, sound=None, colors=None)
+    before = live.presenter_for(box.spec, screen, sound=None, colors=None)
+    after = live.presenter_for(box.spec, screen, sound=None, colors=None)
     server = serve(box, [before.scene, before.results], 0, bind="127.0.0.1", address="192.168.100.200")
     said: list[object] = []
 
@@ -59,7 +60,7 @@ def test_the_panel_drawn_from_a_view_is_the_panel_the_server_drew(game: str, pla
             frames = []
             for presenter, name in ((before, "server"), (after, "view")):
                 surface = pygame.Surface((1280, 720))
-                presenter.draw(box, 0, surface)
+                draw_box(presenter, box, 0, surface)
                 pygame.image.save(surface, str(SCREENS / f"phones-panel-{game}-{moment.replace(' ', '-')}-{name}.png"))
                 frames.append(pygame.image.tobytes(surface, "RGB"))
             assert frames[0] == frames[1], f"{game}, {moment}: the panel drawn from the view differs"

@@ -13,11 +13,12 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
+from benchmarks.companion_box import serve
 from controller.box import session
 from controller.screen import live
+from controller.screen.loop import draw_box
+from controller.screen.phones_panel import CompanionOverlay
 from controller.screen.screen import Screen
-from controller.web.attach import serve
-from controller.web.overlay import CompanionOverlay
 from games import registry
 from games.i18n import set_language
 from games.toolkit import theme
@@ -50,7 +51,7 @@ def test_a_real_frame_says_every_free_seat_whole_beside_the_game(game: str, play
     spec = registry.get(game)
     names = [LONGEST_NAME] * players if naming == "longest" else None
     box = session.new_box(spec, spec.settings(players, seed=7), None, None, station_names=names)
-    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), sound=None,
                                    colors=None)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="192.168.100.200")
     try:
@@ -58,7 +59,7 @@ def test_a_real_frame_says_every_free_seat_whole_beside_the_game(game: str, play
         for size in SIZES:
             surface = pygame.Surface(size)
             theme.DRAWN = []
-            presenter.draw(box, 0, surface)
+            draw_box(presenter, box, 0, surface)
             drawn, theme.DRAWN = theme.DRAWN, None
             pygame.image.save(surface, str(SCREENS / f"qr-panel-{game}-{players}-{naming}-{language}-{size[0]}.png"))
             assert overlay.panel_at is not None and overlay.body_at is not None, f"{size}: no panel though every seat waits"

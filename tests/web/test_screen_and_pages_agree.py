@@ -16,15 +16,16 @@ import aiohttp
 import pygame
 import pytest
 
+from benchmarks.companion_box import serve
 from controller.box import session as box_session
 from controller.box.inputs import HOST_STATION
 from controller.box.press import Press
 from controller.box.runtime import Box
 from controller.box.timeline import box_now_us
 from controller.screen import live
+from controller.screen.loop import draw_box
+from controller.screen.phones_panel import CompanionOverlay
 from controller.screen.screen import Screen
-from controller.web.attach import serve
-from controller.web.overlay import CompanionOverlay
 from controller.web.server import CompanionServer
 from games import registry
 from games.toolkit import theme
@@ -67,7 +68,7 @@ class Shown:
             scene.overlays.clear()
         try:
             surface = pygame.Surface(size)
-            self.presenter.draw(self.box, self.box.now_us, surface)
+            draw_box(self.presenter, self.box, self.box.now_us, surface)
         finally:
             scene.overlays[:] = kept
         return surface
@@ -79,7 +80,7 @@ def shown(monkeypatch: pytest.MonkeyPatch) -> Iterator[Shown]:
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     spec = registry.get("quiz")
     box = box_session.new_box(spec, spec.settings(3, seed=7, pack="en-general"), None, None)
-    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), lights=None, sound=None,
+    presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), sound=None,
                                    colors=None)
     server = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
     yield Shown(box, presenter, server)

@@ -16,6 +16,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.web.guard import Limits
 from controller.web.seats import Seats
@@ -41,7 +42,7 @@ def four() -> Iterator[tuple[CompanionServer, Clock]]:
     with registry.register("hands", "tests.web.hands"):
         spec = registry.get("hands")
         clock = Clock()
-        server = CompanionServer(Box(spec, spec.settings(4, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
+        server = box_server(Box(spec, spec.settings(4, seed=3)), port=0, bind="127.0.0.1", address="127.0.0.1",
                                  seats=Seats(4, clock=clock), limits=Limits(take_s=5.0))
         server.start()
         yield server, clock
@@ -201,7 +202,7 @@ def test_re_asking_again_and_again_does_not_win_the_host_gives_the_seat_to_the_c
 def test_the_big_screen_lists_only_seats_a_phone_can_take(four: tuple[CompanionServer, Clock]) -> None:
     """A seat whose phone slept is held (the picker says "ask the host"): the TV's
     "scan to join" no longer offers it as free."""
-    from controller.web.attach import show_on
+    from benchmarks.companion_box import show_on
 
     server, clock = four
     overlay = show_on(server, [])
@@ -225,7 +226,7 @@ def test_the_big_screen_lists_only_seats_a_phone_can_take(four: tuple[CompanionS
 
 def test_a_quiz_on_the_buttons_offers_no_seat_on_the_picker() -> None:
     spec = registry.get("quiz")
-    server = CompanionServer(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1")
+    server = box_server(Box(spec, spec.settings(3)), port=0, bind="127.0.0.1", address="127.0.0.1")
     server.start()
     try:
         async def script(connect: Any) -> tuple[dict[str, Any], dict[str, Any]]:

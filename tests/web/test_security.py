@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from benchmarks.companion_box import box_server
 from controller.box.runtime import Box
 from controller.box.timeline import box_now_us
 from controller.web.seats import PIN_TRIES
@@ -37,7 +38,7 @@ def hands() -> Iterator[tuple[Box, CompanionServer]]:
     with registry.register("hands", "tests.web.hands"):
         spec = registry.get("hands")
         box = Box(spec, spec.settings(2, seed=3))
-        server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+        server = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1")
         server.start()
         yield box, server
         server.stop()
@@ -47,7 +48,7 @@ def hands() -> Iterator[tuple[Box, CompanionServer]]:
 def quiz() -> Iterator[tuple[Box, CompanionServer]]:
     spec = registry.get("quiz")
     box = Box(spec, spec.settings(3))
-    server = CompanionServer(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    server = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1")
     server.start()
     yield box, server
     server.stop()

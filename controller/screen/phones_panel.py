@@ -379,11 +379,10 @@ class CompanionOverlay:
 
 def panel_overlay(panel: Callable[[], PhonesPanel | None], names: Callable[[], Sequence[str]],
                   paused: Callable[[], bool]) -> CompanionOverlay:
-    """The overlay of a screen whose phones are served by another process (their
-    server, a peer of the deciding process): drawn from the ``PhonesPanel``
-    the newest view carries (``panel()``; None: nothing is drawn), the seats'
-    names and the host's pause from that view too. It says what the overlay
-    of a server in the screen's own process said."""
+    """The overlay of a screen whose phones are served by their own process (a
+    peer of the deciding process): drawn from the ``PhonesPanel`` the newest
+    view carries (``panel()``; None: nothing is drawn), the seats' names and
+    the host's pause from that view too (``viewer.show_phones``)."""
     empty = PhonesPanel("", None, ())
 
     def now() -> PhonesPanel:
