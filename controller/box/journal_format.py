@@ -778,13 +778,11 @@ def _long_line_ok(raw: bytes, previous: str, version: int) -> bool:
             and raw[-SUM_HEX - 2:-2] == chain_sum(previous, raw[:-_SUM_TAIL] + b"}").encode("ascii"))
 
 
-def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
-    """A resume's first pass: every line's checksum chain, on its bytes (a changed,
-    removed, inserted or moved line breaks it), and where the newest checkpoint
-    starts: (header line, its line number, offset, the sum before it, records
-    before it). None when anything is off (no checkpoint, format 1, a torn or
-    damaged line): the full reader then reads every field and names the damage.
-    Read in large blocks and hashed in place: this pass is most of a resume's time."""
+def _checked_header(f: BinaryIO) -> tuple[bytes, str] | None:
+    """The fast paths' first line (``_newest_checkpoint``, ``_checkpoint_from_end``): a whole
+    format-2 header whose own checksum holds, with the sum that ends it (the chain's start for
+    the lines after it). None when it is not so (torn, format 1, damaged): the full reader then
+    reads the file and names what is off."""
     header = f.readline(MAX_LINE_BYTES + 1)
     if not header.endswith(b"\n"):
         return None
@@ -792,9 +790,22 @@ def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
         first = parse_json(header[:-1].decode("utf-8", "replace"), 1)
         if parse_header(first, 1).version < 2:
             return None
-        previous = _check_chain(header[:-1], first, 1, 0, CHAIN_START).encode("ascii")
+        return header, _check_chain(header[:-1], first, 1, 0, CHAIN_START)
     except RecordError:
         return None
+
+
+def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
+    """A resume's first pass: every line's checksum chain, on its bytes (a changed,
+    removed, inserted or moved line breaks it), and where the newest checkpoint
+    starts: (header line, its line number, offset, the sum before it, records
+    before it). None when anything is off (no checkpoint, format 1, a torn or
+    damaged line): the full reader then reads every field and names the damage.
+    Read in large blocks and hashed in place: this pass is most of a resume's time."""
+    checked = _checked_header(f)
+    if checked is None:
+        return None
+    header, previous = checked[0], checked[1].encode("ascii")
     number, offset, newest = 1, len(header), None
     sha256, prefix, tail, sum_at, close = hashlib.sha256, _SUM_PREFIX, _SUM_TAIL, -SUM_HEX - 2, b"}"
     checkpoint_end = b'"type":"checkpoint"'
@@ -841,16 +852,10 @@ def _checkpoint_from_end(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None
     checkpoint line past ``MAX_CHECKPOINT_LINE_BYTES``, a sum that does not hold):
     the full reader then reads every line. The work is the tail after the
     checkpoint, whatever the file's length."""
-    header = f.readline(MAX_LINE_BYTES + 1)
-    if not header.endswith(b"\n"):
+    checked = _checked_header(f)
+    if checked is None:
         return None
-    try:
-        first = parse_json(header[:-1].decode("utf-8", "replace"), 1)
-        if parse_header(first, 1).version < 2:
-            return None
-        _check_chain(header[:-1], first, 1, 0, CHAIN_START)
-    except RecordError:
-        return None
+    header = checked[0]
     end = f.seek(0, os.SEEK_END)
     found = _find_back(f, len(header), end, _CHECKPOINT_TAIL, whole_line=True)
     if found is None:
