@@ -1057,8 +1057,11 @@ class CompanionServer(LoopThread):
             self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
 
     def _start_next(self) -> None:
-        """The host page's "start" between the menu's games: the menu starts its next game."""
-        if self.on_start is None or self.publisher.live or self.publisher.starting or not self.on_start():
+        """The host page's "start" between the menu's games: the menu starts its next game (while
+        one runs, or starts, the host is told the next starts after it: nothing is kept)."""
+        if self.on_start is not None and (self.publisher.live or self.publisher.starting):
+            raise Refused(_("a game is running: the next one starts after it"))
+        if self.on_start is None or not self.on_start():
             raise Refused(_("the next game is started in the menu now"))
 
     def _score(self, seat: int, points: int) -> None:
