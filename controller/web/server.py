@@ -788,22 +788,27 @@ class CompanionServer(LoopThread):
                     await self._trouble(ws, exc)
         finally:
             deadline.cancel()
-            if ws in self._pickers:
-                self._pickers.remove(ws)
-            self._took.pop(ws, None)
-            self._seats_sent.pop(ws, None)
-            for asks in self._asking.values():
-                for ask in [a for a in asks if a.ws is ws]:
-                    asks.remove(ask)
-                    self._push_seats()
-            if seat is not None:
-                sockets = self._seat_sockets.get(seat, [])
-                if ws in sockets:
-                    sockets.remove(ws)
-                self._joined[seat] = bool(sockets)
-                self._push_seats()
-            self._closed(address, ws)
+            self._seat_socket_gone(ws, seat, address)
         return ws
+
+    def _seat_socket_gone(self, ws: web.WebSocketResponse, seat: int | None, address: str) -> None:
+        """A phone's socket closed: it picks no more, its asks for a seat are withdrawn, and the
+        seat it held is no longer joined on it (the pickers and the host page hear of both)."""
+        if ws in self._pickers:
+            self._pickers.remove(ws)
+        self._took.pop(ws, None)
+        self._seats_sent.pop(ws, None)
+        for asks in self._asking.values():
+            for ask in [a for a in asks if a.ws is ws]:
+                asks.remove(ask)
+                self._push_seats()
+        if seat is not None:
+            sockets = self._seat_sockets.get(seat, [])
+            if ws in sockets:
+                sockets.remove(ws)
+            self._joined[seat] = bool(sockets)
+            self._push_seats()
+        self._closed(address, ws)
 
     def _no_seats(self) -> bool:
         """The running game is played on the buttons (a quiz): the picker offers no seat."""
