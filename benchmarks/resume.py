@@ -144,9 +144,9 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
     shutil.copy(journal, copy)
     before = copy.read_bytes().count(b'"type":"checkpoint"')
     ready = READY_LINE.split("{pid}")[0]
-    showing = "screen process: showing view"
+    showing = "screen process: showing view"  # the screen's debug line (play -vv)
     shown: list[float] = []  # when the screen took each deciding process's first view
-    proc = subprocess.Popen([sys.executable, "-m", "controller", "--lang", "en", "play", game, "--players", "4",
+    proc = subprocess.Popen([sys.executable, "-m", "controller", "-vv", "--lang", "en", "play", game, "--players", "4",
                              "--headless", "--seconds", "3600", "--resume", str(copy), "--viewer-socket", str(at)],
                             env={**os.environ, "PYTHONPATH": ".", "SDL_VIDEODRIVER": "dummy",
                                  "SDL_AUDIODRIVER": "dummy"},
@@ -158,7 +158,7 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
         for line in proc.stderr:
             if line.startswith(ready):
                 pids.append(int(line[len(ready):].split(":")[0]))
-            elif line.startswith(showing):
+            elif showing in line:
                 shown.append(time.perf_counter())
 
     reader = threading.Thread(target=read, daemon=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
 import socket
 import sys
 import tempfile
@@ -213,16 +214,83 @@ class ViewedGame:
 SOCKET_PATH_MAX = 103 if sys.platform == "darwin" else 107
 
 
+#: how ``private_socket``'s folders are named, and the file in each that names the process that made it
+PRIVATE_PREFIX = "buzzerbox-peers-"
+OWNER_FILE = "owner"
+
+
 def private_socket(name: str = "peers.sock") -> Path:
     """Where a game's deciding process takes its peers: a path in a folder of its
     own that only this user may enter (0700), the socket itself made 0600; in
     the temporary folder ($TMPDIR), or in /tmp where that is so deep that no
-    socket can be bound in it (the deciding process could not listen)."""
-    folder = Path(tempfile.mkdtemp(prefix="buzzerbox-peers-"))
+    socket can be bound in it (the deciding process could not listen). The
+    folder names its maker (``OWNER_FILE``); those of makers that died (a menu
+    killed with -9 removes nothing) are swept first (``sweep_private``)."""
+    sweep_private()
+    folder = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX))
     if len(bytes(folder / name)) > SOCKET_PATH_MAX:
         folder.rmdir()
-        folder = Path(tempfile.mkdtemp(prefix="buzzerbox-peers-", dir="/tmp"))
+        folder = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX, dir="/tmp"))
+    (folder / OWNER_FILE).write_text(f"{os.getpid()}\n", encoding="ascii")
     return folder / name
+
+
+def sweep_private() -> None:
+    """The private folders a dead process left (``private_socket``'s, in $TMPDIR and /tmp): each
+    of this user's that names its maker, gone once that process is dead and nobody listens on
+    its socket any more (a game its dead maker started plays on; its phones' server removes the
+    folder at the game's end). Anything else is left: another user's, one without an owner file."""
+    for base in dict.fromkeys((tempfile.gettempdir(), "/tmp")):
+        with contextlib.suppress(OSError):
+            for folder in Path(base).glob(PRIVATE_PREFIX + "*"):
+                if _stale(folder):
+                    _remove_folder(folder)
+
+
+def _stale(folder: Path) -> bool:
+    """``folder`` is this user's private folder, its maker dead and none of its sockets listened on."""
+    try:
+        if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+            return False
+        owner = int((folder / OWNER_FILE).read_text(encoding="ascii"))
+        sockets = [entry for entry in folder.iterdir() if entry.is_socket()]
+    except (OSError, ValueError):  # not ours, no owner named, gone meanwhile
+        return False
+    return not _alive(owner) and not any(_listened_on(sock) for sock in sockets)
+
+
+def _alive(pid: int) -> bool:
+    """A process ``pid`` exists (another user's too)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _listened_on(path: Path) -> bool:
+    """Somebody accepts connections on the Unix socket at ``path`` (a killed listener's file refuses)."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(str(path))
+    except OSError:
+        return False
+    finally:
+        sock.close()
+    return True
+
+
+def _remove_folder(folder: Path) -> None:
+    """A private folder gone with its owner file and what a socket left; nothing if it holds more or is gone."""
+    with contextlib.suppress(OSError):
+        for entry in folder.iterdir():
+            if entry.name == OWNER_FILE or entry.is_socket():
+                entry.unlink(missing_ok=True)
+        folder.rmdir()
 
 
 @contextlib.contextmanager
@@ -244,6 +312,7 @@ def remove_private(path: Path) -> None:
     """``private_socket``'s folder gone (the socket a killed deciding process left too): nothing if already gone."""
     with contextlib.suppress(OSError):
         path.unlink(missing_ok=True)
+        (path.parent / OWNER_FILE).unlink(missing_ok=True)
         path.parent.rmdir()
 
 

@@ -125,6 +125,11 @@ class _Encoder:
             return ["random", version, list(internal), gauss]
         if isinstance(x, pathlib.PurePath) and kind.__name__ in _PATHS:
             return ["path", kind.__name__, str(x)]
+        return self.instance(x, kind)
+
+    def instance(self, x: Any, kind: type) -> list[Any]:
+        """An instance of a class of an allowed module (``describe``'s containers aside): an enum's
+        member, a named tuple, or an object by its attributes and slots."""
         module, name = getattr(kind, "__module__", ""), getattr(kind, "__qualname__", "")
         if not isinstance(module, str) or not _allowed_module(module) or "<locals>" in name:
             raise CheckpointError(f"a {module}.{name} is not something a checkpoint holds")
@@ -173,6 +178,10 @@ def _hashable(key: Any) -> Any:
 
 #: what a node's value is as it stands (``_Decoder.value``'s first case, inlined where it counts)
 _PLAIN = frozenset({int, str, float, bool, type(None)})
+
+
+#: the order a checkpoint's shells are filled in: objects (deepest first), then lists, then what hashes its items
+_FILL_ORDER: dict[str, int] = {"obj": 0, "list": 1, "deque": 1, "sdict": 1, "dict": 2, "counter": 2, "set": 2}
 
 
 class _Decoder:
@@ -298,58 +307,63 @@ class _Decoder:
         raise CheckpointError(f"node {index} is a {kind[:20]!r}, which a checkpoint does not hold")
 
     def decode(self, root: Any) -> Any:
+        """Every container and object made empty first (``shell``: a cycle refers to one before it is
+        filled), then each filled (``fill``): objects deepest first, then lists, then what hashes its items."""
         fills: list[tuple[int, list[Any], Any]] = []
         for index, node in enumerate(self.nodes):
             if type(node) is not list or not node:
                 raise CheckpointError(f"node {index} is not a node")
-            kind = node[0]
-            shell: Any
-            if kind == "list":
-                shell = []
-            elif kind == "dict":
-                shell = {}
-            elif kind == "counter":
-                shell = Counter()
-            elif kind == "set":
-                shell = set()
-            elif kind == "deque":
-                if len(node) != 3 or not (node[2] is None or (type(node[2]) is int and 0 <= node[2] <= 10**7)):
-                    raise CheckpointError("a deque node without its length limit")
-                shell = deque(maxlen=node[2])
-            elif kind == "sdict":
-                shell = {}
-            elif kind == "obj":
-                module, name, _names, _values = self.shape(node)
-                cls = self.cls([kind, module, name])
-                if cls.__new__ is not object.__new__ or issubclass(cls, BaseException | enum.Enum):
-                    raise CheckpointError(f"{node[2]} is not a class a checkpoint may make")
-                shell = object.__new__(cls)
-            else:
-                continue
+            shell = self.shell(node)
+            if shell is None:
+                continue  # an immutable: made where it is first used (``immutable``)
             self.made[index] = shell
             fills.append((index, node, shell))
-        # objects deepest first, then lists, then what hashes its items
-        order: dict[str, int] = {"obj": 0, "list": 1, "deque": 1, "sdict": 1, "dict": 2, "counter": 2, "set": 2}
-        fills.sort(key=lambda f: (order[f[1][0]], -f[0]))
-        value, plain = self.value, _PLAIN
+        fills.sort(key=lambda f: (_FILL_ORDER[f[1][0]], -f[0]))
         for _index, node, shell in fills:
-            kind = node[0]
-            if kind == "obj":
-                _module, _name, names, values = self.shape(node)
-                self.fill_object(shell, names, values)
-            elif kind == "sdict":
-                _module, _name, names, values = self.shape(node)
-                shell.update(zip(names, [v if type(v) in plain else value(v) for v in values], strict=True))
-            elif kind == "list" or kind == "deque":
-                shell.extend([v if type(v) in plain else value(v) for v in self.items(node)])
-            elif kind == "set":
-                shell.update(_hashable(self.value(v)) for v in self.items(node))
-            else:
-                for pair in self.items(node):
-                    if type(pair) is not list or len(pair) != 2:
-                        raise CheckpointError("a dict entry is not a key and a value")
-                    shell[_hashable(self.value(pair[0]))] = self.value(pair[1])
+            self.fill(node, shell)
         return self.value(root)
+
+    def shell(self, node: list[Any]) -> Any:
+        """The empty container or object a node is filled into; None for an immutable node."""
+        kind = node[0]
+        if kind == "list":
+            return []
+        if kind == "dict" or kind == "sdict":
+            return {}
+        if kind == "counter":
+            return Counter()
+        if kind == "set":
+            return set()
+        if kind == "deque":
+            if len(node) != 3 or not (node[2] is None or (type(node[2]) is int and 0 <= node[2] <= 10**7)):
+                raise CheckpointError("a deque node without its length limit")
+            return deque(maxlen=node[2])
+        if kind == "obj":
+            module, name, _names, _values = self.shape(node)
+            cls = self.cls([kind, module, name])
+            if cls.__new__ is not object.__new__ or issubclass(cls, BaseException | enum.Enum):
+                raise CheckpointError(f"{node[2]} is not a class a checkpoint may make")
+            return object.__new__(cls)
+        return None
+
+    def fill(self, node: list[Any], shell: Any) -> None:
+        """A shell filled with its node's values (plain ones as they are, the rest decoded)."""
+        kind, value, plain = node[0], self.value, _PLAIN
+        if kind == "obj":
+            _module, _name, names, values = self.shape(node)
+            self.fill_object(shell, names, values)
+        elif kind == "sdict":
+            _module, _name, names, values = self.shape(node)
+            shell.update(zip(names, [v if type(v) in plain else value(v) for v in values], strict=True))
+        elif kind == "list" or kind == "deque":
+            shell.extend([v if type(v) in plain else value(v) for v in self.items(node)])
+        elif kind == "set":
+            shell.update(_hashable(value(v)) for v in self.items(node))
+        else:
+            for pair in self.items(node):
+                if type(pair) is not list or len(pair) != 2:
+                    raise CheckpointError("a dict entry is not a key and a value")
+                shell[_hashable(value(pair[0]))] = value(pair[1])
 
     def fill_object(self, shell: Any, names: list[str], values: list[Any]) -> None:
         cls = type(shell)

@@ -788,13 +788,11 @@ def _long_line_ok(raw: bytes, previous: str, version: int) -> bool:
             and raw[-SUM_HEX - 2:-2] == chain_sum(previous, raw[:-_SUM_TAIL] + b"}").encode("ascii"))
 
 
-def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
-    """A resume's first pass: every line's checksum chain, on its bytes (a changed,
-    removed, inserted or moved line breaks it), and where the newest checkpoint
-    starts: (header line, its line number, offset, the sum before it, records
-    before it). None when anything is off (no checkpoint, format 1, a torn or
-    damaged line): the full reader then reads every field and names the damage.
-    Read in large blocks and hashed in place: this pass is most of a resume's time."""
+def _checked_header(f: BinaryIO) -> tuple[bytes, str] | None:
+    """The fast paths' first line (``_newest_checkpoint``, ``_checkpoint_from_end``): a whole
+    format-2 header whose own checksum holds, with the sum that ends it (the chain's start for
+    the lines after it). None when it is not so (torn, format 1, damaged): the full reader then
+    reads the file and names what is off."""
     header = f.readline(MAX_LINE_BYTES + 1)
     if not header.endswith(b"\n"):
         return None
@@ -802,9 +800,22 @@ def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
         first = parse_json(header[:-1].decode("utf-8", "replace"), 1)
         if parse_header(first, 1).version < 2:
             return None
-        previous = _check_chain(header[:-1], first, 1, 0, CHAIN_START).encode("ascii")
+        return header, _check_chain(header[:-1], first, 1, 0, CHAIN_START)
     except RecordError:
         return None
+
+
+def _newest_checkpoint(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None:
+    """A resume's first pass: every line's checksum chain, on its bytes (a changed,
+    removed, inserted or moved line breaks it), and where the newest checkpoint
+    starts: (header line, its line number, offset, the sum before it, records
+    before it). None when anything is off (no checkpoint, format 1, a torn or
+    damaged line): the full reader then reads every field and names the damage.
+    Read in large blocks and hashed in place: this pass is most of a resume's time."""
+    checked = _checked_header(f)
+    if checked is None:
+        return None
+    header, previous = checked[0], checked[1].encode("ascii")
     number, offset, newest = 1, len(header), None
     sha256, prefix, tail, sum_at, close = hashlib.sha256, _SUM_PREFIX, _SUM_TAIL, -SUM_HEX - 2, b"}"
     checkpoint_end = b'"type":"checkpoint"'
@@ -851,16 +862,10 @@ def _checkpoint_from_end(f: BinaryIO) -> tuple[bytes, int, int, str, int] | None
     checkpoint line past ``MAX_CHECKPOINT_LINE_BYTES``, a sum that does not hold):
     the full reader then reads every line. The work is the tail after the
     checkpoint, whatever the file's length."""
-    header = f.readline(MAX_LINE_BYTES + 1)
-    if not header.endswith(b"\n"):
+    checked = _checked_header(f)
+    if checked is None:
         return None
-    try:
-        first = parse_json(header[:-1].decode("utf-8", "replace"), 1)
-        if parse_header(first, 1).version < 2:
-            return None
-        _check_chain(header[:-1], first, 1, 0, CHAIN_START)
-    except RecordError:
-        return None
+    header = checked[0]
     end = f.seek(0, os.SEEK_END)
     found = _find_back(f, len(header), end, _CHECKPOINT_TAIL, whole_line=True)
     if found is None:
@@ -941,12 +946,49 @@ def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
     after it; ``each``: hand every record to it and keep none. ``resumed``: the
     source goes on after the header at this seq, with this sum before it and
     this many records (checked by ``_newest_checkpoint``) skipped."""
-    where = f"{path}: " if path else ""
     lines = _with_last(source)
     first_line = next(lines, None)
     if first_line is None:
-        raise JournalError(where + _("the file is empty: no session was written to it"))
-    (number, _offset, raw, had_newline), only = first_line
+        raise JournalError((f"{path}: " if path else "") + _("the file is empty: no session was written to it"))
+    (_number, _offset, raw, had_newline), _only = first_line
+    session, first, previous = _parsed_header(first_line, path)
+    header = {k: v for k, v in first.items() if k not in ("seq", "sum")}
+    journal = Journal(header=header, records=[], path=path, session=session, good_bytes=len(raw) + had_newline)
+    if not had_newline:
+        journal.missing_newline = True
+    seq = 1
+    if resumed is not None:
+        seq, previous, journal.count = resumed
+        journal.dropped = journal.count
+    for (number, offset, raw, had_newline), last in lines:
+        try:
+            read = _line_record(raw, number, seq, previous, session.version)
+        except RecordError as exc:
+            if last and not had_newline:
+                seq, previous = _torn_last_line(journal, raw, (number, offset, seq, session.version), previous,
+                                                since_checkpoint, each)
+                break
+            after = sum(1 for _ in lines)
+            journal.damage = Damage(number, exc.problem, after, exc.reason, tuple(exc.arguments.items()))
+            break
+        if read is None:  # a blank line of format 1: skipped
+            journal.good_bytes = offset + len(raw) + had_newline
+            continue
+        record, previous = read
+        seq += 1
+        journal.add(number, record, since_checkpoint, each)
+        journal.good_bytes = offset + len(raw) + had_newline
+        journal.missing_newline = not had_newline
+    journal.next_seq, journal.last_sum = seq, previous
+    return journal
+
+
+def _parsed_header(first_line: tuple[tuple[int, int, bytes, bool], bool],
+                   path: Path | None) -> tuple[SessionHeader, dict[str, Any], str]:
+    """Line 1, the session header, read and checked: the session, its fields and the sum the
+    chain goes on from; a JournalError saying why nothing can be replayed when it is unusable."""
+    where = f"{path}: " if path else ""
+    (_number, _offset, raw, had_newline), only = first_line
     try:
         if len(raw) > MAX_LINE_BYTES:
             raise RecordError(1, N_("the line is longer than {limit} bytes; this is not a journal"), limit=MAX_LINE_BYTES)
@@ -963,58 +1005,50 @@ def _parse(source: Iterator[tuple[int, int, bytes, bool]], path: Path | None,
             raise JournalError(where + _("this is not a buzzerbox journal (its first line is no session header)")
                                + _other_file_hint(path)) from None
         raise JournalError(f"{where}{exc}") from None
-    header = {k: v for k, v in first.items() if k not in ("seq", "sum")}
-    journal = Journal(header=header, records=[], path=path, session=session, good_bytes=len(raw) + had_newline)
-    if not had_newline:
-        journal.missing_newline = True
-    seq = 1
-    if resumed is not None:
-        seq, previous, journal.count = resumed
-        journal.dropped = journal.count
-    for (number, offset, raw, had_newline), last in lines:
-        try:
-            if len(raw) > MAX_LINE_BYTES and not _long_line_ok(raw, previous, session.version):
-                raise RecordError(number, N_("the line is longer than {limit} bytes"), limit=MAX_LINE_BYTES)
-            if not raw.strip():
-                if session.version == 1:
-                    journal.good_bytes = offset + len(raw) + had_newline
-                    continue
-                raise RecordError(number, N_("an empty line where a record was due"))
-            text = raw.decode("utf-8", "replace")
-            record_data = parse_json(text, number, session.version >= 2 and _is_checkpoint(raw))
-            if session.version >= 2:
-                digest = _check_chain(raw, record_data, number, seq, previous)
-            else:
-                _refuse_downgrade(record_data, number)
-            record = parse_record(record_data, number, session.version)
-        except RecordError as exc:
-            if last and not had_newline:
-                whole = _whole_but_last_byte(raw, number, seq, previous, session.version)
-                if whole is None:
-                    journal.torn_tail = True
-                    journal.torn_bytes = raw
-                    break
-                record, digest = whole  # the newline itself was changed: the record stands
-                reason = N_("the line ends in byte {byte} where its newline was due, but the record before it is "
-                            "whole (its checksum holds); 'journal salvage' copies it with its newline")
-                byte = f"0x{raw[-1]:02x}"
-                journal.damage = Damage(number, reason.format(byte=byte), 0, reason, (("byte", byte),))
-                previous = digest if session.version >= 2 else previous
-                seq += 1
-                journal.add(number, record, since_checkpoint, each)
-                journal.good_bytes = offset + len(raw) - 1
-                break
-            after = sum(1 for _ in lines)
-            journal.damage = Damage(number, exc.problem, after, exc.reason, tuple(exc.arguments.items()))
-            break
-        if session.version >= 2:
-            previous = digest
-        seq += 1
-        journal.add(number, record, since_checkpoint, each)
-        journal.good_bytes = offset + len(raw) + had_newline
-        journal.missing_newline = not had_newline
-    journal.next_seq, journal.last_sum = seq, previous
-    return journal
+    return session, first, previous
+
+
+def _line_record(raw: bytes, number: int, seq: int, previous: str, version: int) -> tuple[Record, str] | None:
+    """A line after the header, checked (its length, its place in the chain, its fields): its
+    record and the sum the chain goes on from (format 1 has none: ``previous`` again); None for a
+    blank line of format 1. A RecordError names what is wrong with it."""
+    if len(raw) > MAX_LINE_BYTES and not _long_line_ok(raw, previous, version):
+        raise RecordError(number, N_("the line is longer than {limit} bytes"), limit=MAX_LINE_BYTES)
+    if not raw.strip():
+        if version == 1:
+            return None
+        raise RecordError(number, N_("an empty line where a record was due"))
+    text = raw.decode("utf-8", "replace")
+    record_data = parse_json(text, number, version >= 2 and _is_checkpoint(raw))
+    if version >= 2:
+        digest = _check_chain(raw, record_data, number, seq, previous)
+    else:
+        _refuse_downgrade(record_data, number)
+        digest = previous
+    return parse_record(record_data, number, version), digest
+
+
+def _torn_last_line(journal: Journal, raw: bytes, at: tuple[int, int, int, int], previous: str,
+                    since_checkpoint: bool, each: EachRecord | None) -> tuple[int, str]:
+    """The last line, without its newline, did not read: torn mid-write (kept aside in
+    ``torn_bytes``), or whole but for its last byte, where the newline was due (the record
+    stands, the damage said). ``at``: its line number, offset, seq and the format's version.
+    The seq and the sum the journal goes on from."""
+    number, offset, seq, version = at
+    whole = _whole_but_last_byte(raw, number, seq, previous, version)
+    if whole is None:
+        journal.torn_tail = True
+        journal.torn_bytes = raw
+        return seq, previous
+    record, digest = whole  # the newline itself was changed: the record stands
+    reason = N_("the line ends in byte {byte} where its newline was due, but the record before it is "
+                "whole (its checksum holds); 'journal salvage' copies it with its newline")
+    byte = f"0x{raw[-1]:02x}"
+    journal.damage = Damage(number, reason.format(byte=byte), 0, reason, (("byte", byte),))
+    previous = digest if version >= 2 else previous
+    journal.add(number, record, since_checkpoint, each)
+    journal.good_bytes = offset + len(raw) - 1
+    return seq + 1, previous
 
 
 def load(path: str | Path, *, since_checkpoint: bool = False, each: EachRecord | None = None,

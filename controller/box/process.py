@@ -143,7 +143,8 @@ class DecidingGame:
         self.peer_lines: dict[str, tuple[str, str]] = {}
         #: an evening's game with phones: what its phones' server is told it serves (a server that connects late)
         self.serving: p.Serving | None = None
-        #: what the host page asked of the menu meanwhile (a rename): sent to the menu after the game's ``Ended``
+        #: what the host page asked of the menu meanwhile (a rename, an option): sent to the menu after the
+        #: game's ``Ended``
         self.menu_asks: list[p.Message] = []
         #: ``play``'s game keeps a player renamed on the host page in the names file (this process owns it;
         #: an evening's menu sends its names itself: ``owner``)
@@ -365,10 +366,11 @@ class DecidingGame:
             self.say(viewer, message)
         elif isinstance(message, PHONES_ONLY) and viewer.role != p.PHONES:
             log.warning("%s sent a %s message, which only the phones' server sends: ignored", viewer.name, message.TAG)
-        elif isinstance(message, p.HostRenamed):
-            self.menu_asks.append(message)  # the menu's next games use the name (this game journals its notice)
-        elif isinstance(message, p.MENU_ASKS):
-            log.info("the host page's %s came while a game runs: the menu takes it between games", message.TAG)
+        elif isinstance(message, KEPT_FOR_THE_MENU):
+            # the menu's next games use the name (this game journals its notice), the option
+            self.menu_asks.append(message)
+        elif isinstance(message, p.MENU_ASKS):  # its page was told a game runs: the next starts after it
+            log.info("the host page's %s came while a game runs: not the game's, dropped", message.TAG)
         elif isinstance(message, p.Seats):
             self.phones_secrets = message.seats
         elif isinstance(message, p.Panel):
@@ -704,6 +706,9 @@ def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
 REQUESTS = (p.SaveNames, p.UploadPack)
 #: what only the phones' server sends (its seats, its panel, its requests, the host page's asks of the menu)
 PHONES_ONLY = (p.Seats, p.Panel, *REQUESTS, *p.MENU_ASKS)
+#: what the host page asks of the menu while a game runs that the menu takes after it (a name, an
+#: option for its next game: ``DecidingGame.menu_asks``); a "start" is answered on the page (a game runs)
+KEPT_FOR_THE_MENU = (p.HostRenamed, p.SetOption)
 
 
 def answer_on_a_thread(answer: Callable[[p.Message], p.Answered] | None, message: p.Message, outbox: Outbox) -> None:
@@ -1066,8 +1071,8 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
 
 
 def not_begun(link: Link, peers: Peers | None, evening_peers: Peers | None, kept: list[p.Message]) -> str:
-    """The host left the roll call: its peers and the screen told (``Ended``), then the names typed on
-    the host page meanwhile (``kept``'s ``HostRenamed``: the menu's still, an evening's)."""
+    """The host left the roll call: its peers and the screen told (``Ended``), then the names typed and
+    the options chosen on the host page meanwhile (``kept``'s ``KEPT_FOR_THE_MENU``: the menu's still)."""
     link.serving = None  # a phones' server greeted from now on is between games
     if peers is not None and evening_peers is None:
         peers.close(p.Ended(p.NOT_BEGUN))
@@ -1075,7 +1080,7 @@ def not_begun(link: Link, peers: Peers | None, evening_peers: Peers | None, kept
         peers.release(p.Ended(p.NOT_BEGUN))
     link.send(p.Ended(p.NOT_BEGUN))
     for asked in kept:
-        if isinstance(asked, p.HostRenamed):
+        if isinstance(asked, KEPT_FOR_THE_MENU):
             link.send(asked)
     return p.NOT_BEGUN
 
@@ -1152,8 +1157,8 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
     moment more once everyone answered, so the last tick is seen); False:
     the host left it (Esc, a closed window, a stop), nothing journaled.
     ``kept`` gets what the screen forwards meanwhile for the game (``FOR_THE_GAME``),
-    in order, stamped as it came: its box takes it once it exists; and a name
-    typed on the host page for the menu (``HostRenamed``, sent after the game)."""
+    in order, stamped as it came: its box takes it once it exists; and a name or an
+    option chosen on the host page for the menu (``KEPT_FOR_THE_MENU``, sent after the game)."""
     call = RollCall(profile.roll_call())
     complete_at: list[int] = []  # when every station had answered
 
@@ -1164,7 +1169,7 @@ def roll_call(link: Link, profile: profile_mod.Profile, source: Source, *,
             return Over(False)
         if isinstance(message, p.HostKey) and message.name == p.SKIP_ROLL_CALL:
             return Over(skipped(call.missing))
-        if isinstance(message, (*FOR_THE_GAME, p.HostRenamed)) and kept is not None:
+        if isinstance(message, (*FOR_THE_GAME, *KEPT_FOR_THE_MENU)) and kept is not None:
             kept.append(message)  # a name typed on the host page: the game's notice, and the menu's (after the game)
         if isinstance(message, p.NoticeInput) and message.notice.kind == RENAMED:
             call.rename(message.notice.station, message.notice.input)  # named so on screen at once
@@ -1203,7 +1208,7 @@ def hand_over(game: DecidingGame, kept: list[p.Message]) -> str:
             game.phones_secrets = message.seats
         elif isinstance(message, p.Hello):
             role = message.role if message.role in p.ROLES else p.VIEWER
-        elif isinstance(message, p.HostRenamed):
+        elif isinstance(message, KEPT_FOR_THE_MENU):
             game.menu_asks.append(message)  # the menu's, after the game's end (as one typed in the game)
         else:
             game.take(message)

@@ -201,10 +201,9 @@ def _step_time(step: Any, t: int) -> int:
     return t if stamp is None else int(stamp)
 
 
-def _run_step(
-    box: Box, step: Any, where: str, t: int, advance: Callable[[int], None], events: list[GameEvent]
-) -> None:
-    """Validate one step's numbers, then hand it to the box at its time."""
+def _checked_step(step: Any, where: str, t: int) -> int:
+    """A step's shape and numbers checked (a line naming what is wrong otherwise); the time it
+    runs at, never before the previous step's (a press, an edge or an action keep their own stamp)."""
     if not isinstance(step, dict):
         raise ScenarioError(_("{where}: a step is a JSON object {{...}}").format(where=where))
     _check_numbers(step, where)
@@ -216,7 +215,14 @@ def _run_step(
     stamp = _step_time(step, t)
     if stamp < t and "press" not in step and "edge" not in step and "action" not in step:
         raise ScenarioError(_("{where}: t_us {stamp} goes back in time (previous step was at {t})").format(where=where, stamp=stamp, t=t))
-    t = max(t, stamp)
+    return max(t, stamp)
+
+
+def _run_step(
+    box: Box, step: Any, where: str, t: int, advance: Callable[[int], None], events: list[GameEvent]
+) -> None:
+    """Validate one step's numbers, then hand it to the box at its time."""
+    t = _checked_step(step, where, t)
     try:
         if "edge" in step:
             e = step["edge"]

@@ -252,7 +252,7 @@ class Hub:
                 return self._result(message)
             room = self.rooms.get(message.room)
             if room is None:
-                raise MessageError(f"no room {message.room!r} in this tournament")
+                raise MessageError(_("no room {room!r} in this tournament").format(room=message.room))
             self.version += 1
             room.heard_ms = self.clock()
             if isinstance(message, Status):
@@ -270,7 +270,7 @@ class Hub:
             return "live"
         except MessageError as exc:
             self.counts["refused"] += 1
-            log.warning("league hub: refused a message on %s: %s", topic[:80], exc)
+            log.warning(_("league hub: refused a message on %s: %s"), topic[:80], exc)
             return "refused"
 
     def match(self, match_id: str) -> Match | None:
@@ -286,15 +286,17 @@ class Hub:
         match = self.match(r.match)
         if match is None:
             if self.t.playoff is not None and r.match in self.t.playoff.ids():
-                raise MessageError(f"playoff match {r.match!r} is not drawn yet (the matches before it are not decided)")
-            raise MessageError(f"no match {r.match!r} in this tournament")
+                raise MessageError(_("playoff match {match!r} is not drawn yet (the matches before it are not "
+                                     "decided)").format(match=r.match))
+            raise MessageError(_("no match {match!r} in this tournament").format(match=r.match))
         rooms = {match.room} | ({self.moves[r.match].room} if r.match in self.moves else set())
         if r.room not in rooms:
             # a room's password speaks for its own matches only: room a's box cannot score hall b's match
-            raise MessageError(f"room {r.room!r} sent a result for match {r.match!r}, which is played in "
-                               f"{' or '.join(sorted(rooms))}")
+            raise MessageError(_("room {room!r} sent a result for match {match!r}, which is played in {rooms}").format(
+                room=r.room, match=r.match, rooms=", ".join(sorted(rooms))))
         if tuple(r.teams) != tuple(match.teams):
-            raise MessageError(f"match {r.match!r} is {list(match.teams)}, not {list(r.teams)}")
+            raise MessageError(_("match {match!r} is {teams}, not {sent}").format(
+                match=r.match, teams=list(match.teams), sent=list(r.teams)))
         known = self.seen.get(r.key)
         if known is not None:
             versions = [known, *self.conflicts.get(r.key, [])]
@@ -303,9 +305,9 @@ class Hub:
                 return "duplicate"
             self.ledger.append({"type": "conflict", "result": r.to_json()})
             self._conflict(r)
-            log.warning("league hub: CONFLICT: a second result for match %s seq %d from room %s (scores %s, journal "
-                        "%s), the first was %s (journal %s); the organiser decides which counts", r.match, r.seq,
-                        r.room, list(r.scores), r.journal_sum, list(known.scores), known.journal_sum)
+            log.warning(_("league hub: CONFLICT: a second result for match %s seq %d from room %s (scores %s, "
+                          "journal %s), the first was %s (journal %s); the organiser decides which counts"),
+                        r.match, r.seq, r.room, list(r.scores), r.journal_sum, list(known.scores), known.journal_sum)
             return "conflict"
         self.ledger.append({"type": "result", "result": r.to_json()})
         self._count(r)
@@ -340,7 +342,8 @@ class Hub:
     def _decide(self, d: Decision) -> None:
         chosen = next((v for v in self.versions(d.key) if v.journal_sum == d.journal_sum), None)
         if chosen is None:
-            raise MessageError(f"match {d.match} seq {d.seq} has no version with journal {d.journal_sum}")
+            raise MessageError(_("match {match} seq {seq} has no version with journal {sum}").format(
+                match=d.match, seq=d.seq, sum=d.journal_sum))
         self.decisions[d.key] = d
         self.results_version += 1
         current = self.results.get(d.match)
@@ -358,7 +361,7 @@ class Hub:
             return "empty"
         change = messages.parse_schedule(payload, self.t.id)
         if not signing.verify(self.t.organiser_key, change.body, change.signature):
-            raise MessageError("a schedule change not signed by the organiser's key")
+            raise MessageError(_("a schedule change not signed by the organiser's key"))
         if change.revision > self.revision:
             self.revision, self.moves = change.revision, {m.match: m for m in change.moves}
             self.version += 1

@@ -403,11 +403,8 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
                 keyboard.handle(event, t)
         strip: list[dict[str, object]] = []
         if monitor is not None:
-            for out in monitor.step(t):
-                if isinstance(out, Press):
-                    choice = menu.press(out.station, out.input)
-                    if choice is not None:
-                        return choice
+            if (choice := _stations_chose(monitor, menu, t)) is not None:
+                return choice
             strip = monitor.strip()
         if each_frame is not None and (choice := each_frame()) is not None:
             return choice
@@ -415,6 +412,17 @@ def run_menu(screen: Screen, menu: Menu, *, keyboard: KeyboardSource | None = No
         scene.draw(screen.surface, freeze(menu.view()), strip, t)
         screen.flip()
         frame_clock.tick(fps)
+
+
+def _stations_chose(monitor: InputMonitor | EveningStations, menu: Menu, t: int) -> Choice | None:
+    """The stations' buttons up to ``t`` (debounced), each press a key of the menu's; the
+    choice one of them made (its Start), None while the menu goes on."""
+    for out in monitor.step(t):
+        if isinstance(out, Press):
+            choice = menu.press(out.station, out.input)
+            if choice is not None:
+                return choice
+    return None
 
 
 def run_results(presenter: Presenter, final: View, spec: GameSpec, *, clock: Callable[[], int] = box_now_us,

@@ -488,8 +488,9 @@ class _Watching:
         out.first_version = out.first_version or message.version
         if out.views == 1:
             presenter.standing = None  # the game is back (a deciding process started again)
-            # the readiness line tests wait for: they run in English, a box in its language
-            print(_("screen process: showing view {version}").format(version=message.version), file=sys.stderr, flush=True)
+            # nobody at the box needs it (the deciding process says a new screen was started): a debug line,
+            # which the resume benchmark times (play -vv); tests wait for what a user sees, a view
+            log.debug("screen process: showing view %d", message.version)
         events = message.events
         t = self.game_now()
         if any(e.kind == EventKind.SHOW for e in events):

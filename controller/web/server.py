@@ -750,22 +750,27 @@ class CompanionServer(LoopThread):
                     await self._trouble(ws, exc)
         finally:
             deadline.cancel()
-            if ws in self._pickers:
-                self._pickers.remove(ws)
-            self._took.pop(ws, None)
-            self._seats_sent.pop(ws, None)
-            for asks in self._asking.values():
-                for ask in [a for a in asks if a.ws is ws]:
-                    asks.remove(ask)
-                    self._push_seats()
-            if seat is not None:
-                sockets = self._seat_sockets.get(seat, [])
-                if ws in sockets:
-                    sockets.remove(ws)
-                self._joined[seat] = bool(sockets)
-                self._push_seats()
-            self._closed(address, ws)
+            self._seat_socket_gone(ws, seat, address)
         return ws
+
+    def _seat_socket_gone(self, ws: web.WebSocketResponse, seat: int | None, address: str) -> None:
+        """A phone's socket closed: it picks no more, its asks for a seat are withdrawn, and the
+        seat it held is no longer joined on it (the pickers and the host page hear of both)."""
+        if ws in self._pickers:
+            self._pickers.remove(ws)
+        self._took.pop(ws, None)
+        self._seats_sent.pop(ws, None)
+        for asks in self._asking.values():
+            for ask in [a for a in asks if a.ws is ws]:
+                asks.remove(ask)
+                self._push_seats()
+        if seat is not None:
+            sockets = self._seat_sockets.get(seat, [])
+            if ws in sockets:
+                sockets.remove(ws)
+            self._joined[seat] = bool(sockets)
+            self._push_seats()
+        self._closed(address, ws)
 
     def _no_seats(self) -> bool:
         """The running game is played on the buttons (a quiz): the picker offers no seat."""
@@ -1019,8 +1024,11 @@ class CompanionServer(LoopThread):
             self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
 
     def _start_next(self) -> None:
-        """The host page's "start" between the menu's games: the menu starts its next game."""
-        if self.on_start is None or self.publisher.live or self.publisher.starting or not self.on_start():
+        """The host page's "start" between the menu's games: the menu starts its next game (while
+        one runs, or starts, the host is told the next starts after it: nothing is kept)."""
+        if self.on_start is not None and (self.publisher.live or self.publisher.starting):
+            raise Refused(_("a game is running: the next one starts after it"))
+        if self.on_start is None or not self.on_start():
             raise Refused(_("the next game is started in the menu now"))
 
     def _score(self, seat: int, points: int) -> None:

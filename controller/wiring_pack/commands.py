@@ -110,15 +110,33 @@ def real_result(path: Path) -> bool:
     return bool(first) and "MOCK" not in first[0]
 
 
+def _test_source(prof: Any, mock: bool) -> tuple[Any, Any]:
+    """The profile's inputs opened for the guided test, and the GPIO pin factory they use (None
+    off the header; mock pins with ``mock``); one line, no traceback, when they will not open."""
+    from controller.box.sources import open_source
+
+    kwargs: dict[str, Any] = {}
+    factory = None
+    try:
+        if prof.source == "gpio":
+            from controller.box.sources.gpio import default_factory, mock_factory
+
+            factory = mock_factory() if mock else default_factory()
+            kwargs["pin_factory"] = factory
+        return open_source(prof, **kwargs), factory
+    except Exception as exc:  # no board plugged in, no serial module, no GPIO: say so, plainly
+        hint = ("; " + _("no GPIO on this machine: add --mock to try the test with simulated presses")
+                if type(exc).__name__ == "BadPinFactory" else "")
+        raise SystemExit("buzzerbox wiring test: " + _("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
+            source=prof.source, profile=prof.name, exc=exc, hint=hint)) from exc
+
+
 def cmd_test(args: argparse.Namespace) -> int:
     """Guided test on the real stations (or ``--mock`` pins, to try it out)."""
     from controller.box.lights import GpioLights, NoLights
-    from controller.box.sources import open_source
     from controller.box.timeline import box_now_us
 
     prof = _load(args, "test")
-    kwargs: dict[str, Any] = {}
-    factory = None
     if args.mock and prof.source != "gpio":
         raise SystemExit("buzzerbox wiring test: " + _("--mock is for header (gpio) profiles: give one, e.g. header-4"))
     path = report_path(prof, args.report, args.mock)
@@ -126,18 +144,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         raise SystemExit("buzzerbox wiring test: " + _(
             "{path} holds a real test's result: a --mock try-out does not overwrite it; give another --report file"
         ).format(path=path))
-    try:
-        if prof.source == "gpio":
-            from controller.box.sources.gpio import default_factory, mock_factory
-
-            factory = mock_factory() if args.mock else default_factory()
-            kwargs["pin_factory"] = factory
-        source = open_source(prof, **kwargs)
-    except Exception as exc:  # no board plugged in, no serial module, no GPIO: say so, plainly
-        hint = ("; " + _("no GPIO on this machine: add --mock to try the test with simulated presses")
-                if type(exc).__name__ == "BadPinFactory" else "")
-        raise SystemExit("buzzerbox wiring test: " + _("cannot open the {source} inputs of {profile}: {exc}{hint}").format(
-            source=prof.source, profile=prof.name, exc=exc, hint=hint)) from exc
+    source, factory = _test_source(prof, args.mock)
 
     def open_lights(src: Any) -> Any:
         if args.no_lights or not prof.light_pins():

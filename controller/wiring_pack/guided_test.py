@@ -255,55 +255,7 @@ class Report:
         for key, res in test.inputs.items():
             label = labels[key]
             status = _(INPUT_STATUS[res.outcome])
-            detail = ""
-            if res.outcome == "ok":
-                detail = _("{edges} (press + release), press bounce {us} µs").format(
-                    edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges), us=res.bounce_us)
-                fail_us, warn_us = bounce_limits(cfg.bounce_us)
-                if res.bounce_us >= fail_us:
-                    problems.append(_(
-                        "{input} chattered for {us} µs ({edges}), half the bounce window ({window} µs) or more: the "
-                        "box may take its presses for noise; replace the microswitch").format(
-                        input=label, us=res.bounce_us, window=cfg.bounce_us,
-                        edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges)))
-                elif res.bounce_us >= warn_us:
-                    warnings.append(_(
-                        "{input} is bouncy: its contact chattered for {us} µs ({edges}); presses still count from "
-                        "the first edge, but a microswitch should settle within {warn} µs: clean or replace it "
-                        "before it reaches {fail} µs").format(
-                        input=label, us=res.bounce_us, warn=warn_us, fail=fail_us,
-                        edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges)))
-            elif res.outcome == "dead":
-                r = rows_[key]
-                problems.append(_(
-                    "{input} never fired in {seconds} s: a broken or loose wire, or it is on another pin; a meter "
-                    "between {place} and {ground} must read about 1 kΩ (the series resistor) while it is pressed").format(
-                    input=label, seconds=figure(test.timeout_us / 1e6), place=r.place, ground=r.ground))
-            elif res.outcome == "wrong" and res.fired is not None:
-                other = labels[res.fired]
-                back = test.inputs.get(res.fired)
-                detail = _("{input} fired").format(input=other)
-                if back is not None and back.outcome == "wrong" and back.fired == key:
-                    if key < res.fired:  # report a swapped pair once
-                        problems.append(_(
-                            "{input} and {other} are swapped: pressing {input} fired {other} and pressing {other} "
-                            "fired {input}; exchange the two wires ({where} / {where_other})").format(
-                            input=label, other=other, where=where(key), where_other=where(res.fired)))
-                else:
-                    problems.append(_(
-                        "asked for {input}, but {other} fired: {input}'s switch is wired to {other}'s pin "
-                        "({where_other}), or the wrong button was pressed; {input} belongs on {where}").format(
-                        input=label, other=other, where=where(key), where_other=where(res.fired)))
-            elif res.outcome == "stuck_at_rest":
-                problems.append(_(
-                    "{input} reads pressed with nobody touching it: the switch is on its normally-closed contact "
-                    "(use NO and COM), its wire touches ground, or the input has a pull-down; at rest a meter between "
-                    "{place} and {ground} must not read that low").format(
-                    input=label, place=rows_[key].place, ground=rows_[key].ground))
-            elif res.outcome == "stuck":
-                problems.append(_(
-                    "{input} went down but did not come back up within {seconds} s: a jammed button or a wire "
-                    "shorted to ground").format(input=label, seconds=figure(cfg.stuck_us / 1e6)))
+            detail = _outcome(test, key, res, problems, warnings)
             for also in res.also:
                 problems.append(_(
                     "pressing {input} also fired {other}: the two wires touch or share a contact; separate {where} "
@@ -383,6 +335,79 @@ class Inbox:
                 return out
 
 
+def _outcome(test: GuidedTest, key: Key, res: InputResult, problems: list[str], warnings: list[str]) -> str:
+    """What the report says of one input's outcome (ok, dead, wrong, stuck...): its detail on its
+    row; what is wrong with it added to ``problems``, a bouncy switch to ``warnings``."""
+    cfg, labels, rows_ = test.profile.debounce, test.labels, test.rows
+    label = labels[key]
+
+    def where(key: Key) -> str:
+        r = rows_[key]
+        return _("{place} (its ground: {ground})").format(place=r.place, ground=r.ground)
+
+    detail = ""
+    if res.outcome == "ok":
+        detail = _("{edges} (press + release), press bounce {us} µs").format(
+            edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges), us=res.bounce_us)
+        fail_us, warn_us = bounce_limits(cfg.bounce_us)
+        if res.bounce_us >= fail_us:
+            problems.append(_(
+                "{input} chattered for {us} µs ({edges}), half the bounce window ({window} µs) or more: the "
+                "box may take its presses for noise; replace the microswitch").format(
+                input=label, us=res.bounce_us, window=cfg.bounce_us,
+                edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges)))
+        elif res.bounce_us >= warn_us:
+            warnings.append(_(
+                "{input} is bouncy: its contact chattered for {us} µs ({edges}); presses still count from "
+                "the first edge, but a microswitch should settle within {warn} µs: clean or replace it "
+                "before it reaches {fail} µs").format(
+                input=label, us=res.bounce_us, warn=warn_us, fail=fail_us,
+                edges=ngettext("{n} edge", "{n} edges", res.edges).format(n=res.edges)))
+    elif res.outcome == "dead":
+        r = rows_[key]
+        problems.append(_(
+            "{input} never fired in {seconds} s: a broken or loose wire, or it is on another pin; a meter "
+            "between {place} and {ground} must read about 1 kΩ (the series resistor) while it is pressed").format(
+            input=label, seconds=figure(test.timeout_us / 1e6), place=r.place, ground=r.ground))
+    elif res.outcome == "wrong" and res.fired is not None:
+        other = labels[res.fired]
+        back = test.inputs.get(res.fired)
+        detail = _("{input} fired").format(input=other)
+        if back is not None and back.outcome == "wrong" and back.fired == key:
+            if key < res.fired:  # report a swapped pair once
+                problems.append(_(
+                    "{input} and {other} are swapped: pressing {input} fired {other} and pressing {other} "
+                    "fired {input}; exchange the two wires ({where} / {where_other})").format(
+                    input=label, other=other, where=where(key), where_other=where(res.fired)))
+        else:
+            problems.append(_(
+                "asked for {input}, but {other} fired: {input}'s switch is wired to {other}'s pin "
+                "({where_other}), or the wrong button was pressed; {input} belongs on {where}").format(
+                input=label, other=other, where=where(key), where_other=where(res.fired)))
+    elif res.outcome == "stuck_at_rest":
+        problems.append(_(
+            "{input} reads pressed with nobody touching it: the switch is on its normally-closed contact "
+            "(use NO and COM), its wire touches ground, or the input has a pull-down; at rest a meter between "
+            "{place} and {ground} must not read that low").format(
+            input=label, place=rows_[key].place, ground=rows_[key].ground))
+    elif res.outcome == "stuck":
+        problems.append(_(
+            "{input} went down but did not come back up within {seconds} s: a jammed button or a wire "
+            "shorted to ground").format(input=label, seconds=figure(cfg.stuck_us / 1e6)))
+    return detail
+
+
+def _feed(test: GuidedTest, items: list[Any], now: Callable[[], int]) -> None:
+    """What the source sent meanwhile, to the test in order: edges, presses, notices."""
+    for item in items:
+        if isinstance(item, Edge):
+            test.edge(item.station, item.input, item.level, item.t_us)
+        elif isinstance(item, Press):
+            test.press(item, now())
+        else:
+            test.notice(item, now())
+
+
 def run(
     test: GuidedTest,
     source: Any,
@@ -416,13 +441,7 @@ def run(
         test.begin(source.levels(), now())
         shown: Prompt | None = None
         while not test.done:
-            for item in inbox.drain():
-                if isinstance(item, Edge):
-                    test.edge(item.station, item.input, item.level, item.t_us)
-                elif isinstance(item, Press):
-                    test.press(item, now())
-                else:
-                    test.notice(item, now())
+            _feed(test, inbox.drain(), now)
             test.poll(now() - latency_guard_us)
             if lights is not None and test.lit != lit:
                 if lit is not None:

@@ -515,7 +515,15 @@ class PiepmatzEngine:
             raise RuleError(N_("now is the {step!r} step, not {kind!r}; send one of: {kinds}"), step=self.phase.value,
                             kind=action.kind, kinds=", ".join(self.legal_actions(player)))
         events: list[GameEvent] = []
-        args = action.args
+        self._step(player, action.args, events)
+        self.proposed = {
+            seat: move for seat, move in self.proposed.items() if seat != player and move in self.legal_moves(seat)
+        }
+        return events
+
+    def _step(self, player: int, args: Mapping[str, Any], events: list[GameEvent]) -> None:
+        """The checked action of ``player`` in the step the game is at (play, crow, lay, take, final):
+        its card checked, then played; ``events`` get what happened."""
         if self.phase is Phase.PLAY:
             bird = self._card_in(self.hands[player], args.get("card"), N_("your hand"), secret=True)
             perch = args.get("perch")
@@ -544,10 +552,6 @@ class PiepmatzEngine:
             self._refill(events)
         else:
             self._final(player, args.get("cards"), events)
-        self.proposed = {
-            seat: move for seat, move in self.proposed.items() if seat != player and move in self.legal_moves(seat)
-        }
-        return events
 
     def _propose(self, action: Action) -> list[GameEvent]:
         """Hold a legal move for a seat; nothing happens until its station confirms."""

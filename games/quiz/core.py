@@ -313,6 +313,22 @@ class QuizOptions:
         ):
             raise OptionError(N_("quiz: teams must list one team number (0, 1, ...) per station, {players} in all, "
                                  "e.g. [0, 0, 1, 1]; got {teams!r}"), players=settings.players, teams=teams)
+        opts._check_counts()
+        opts._check_pack()
+        if opts.rounds is not None:
+            check_rounds(opts.rounds, with_pack=opts.pack_questions is not None)
+        names = opts.team_names
+        if names is not None:
+            team_count = max(opts.teams or list(range(settings.players))) + 1
+            if not (isinstance(names, list) and len(names) == team_count
+                    and all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_TEAM_NAME for n in names)):
+                raise OptionError(N_("quiz: team_names must name each of the {n} teams, in team order, at most "
+                                     "{most} characters each, e.g. \"Owls\", \"Foxes\""), n=team_count,
+                                  most=MAX_TEAM_NAME)
+
+    def _check_counts(self) -> None:
+        """The numbers of questions, answers and points the rules count with, each in its range."""
+        opts = self
         for name in ("win_correct", "out_wrong", "round_questions"):
             value = getattr(opts, name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
@@ -324,6 +340,10 @@ class QuizOptions:
         if not isinstance(opts.second_points, int) or not 0 <= opts.second_points <= 100:
             raise OptionError(N_("quiz: second_points must be a percentage 0-100; got {value!r}"),
                               value=opts.second_points)
+
+    def _check_pack(self) -> None:
+        """The pack's questions are read (by the spec's settings) and are questions."""
+        opts = self
         if opts.pack_questions is not None and not (
             isinstance(opts.pack_questions, list)
             and all(isinstance(q, dict) and isinstance(q.get("text"), str) for q in opts.pack_questions)
@@ -334,16 +354,6 @@ class QuizOptions:
             raise OptionError(N_("quiz: the pack {pack!r} was not read; start the quiz through its spec's settings "
                                  "({how}), which reads the pack"), pack=opts.pack,
                               how="games.registry.get('quiz').settings")
-        if opts.rounds is not None:
-            check_rounds(opts.rounds, with_pack=opts.pack_questions is not None)
-        names = opts.team_names
-        if names is not None:
-            team_count = max(opts.teams or list(range(settings.players))) + 1
-            if not (isinstance(names, list) and len(names) == team_count
-                    and all(isinstance(n, str) and 0 < len(n.strip()) <= MAX_TEAM_NAME for n in names)):
-                raise OptionError(N_("quiz: team_names must name each of the {n} teams, in team order, at most "
-                                     "{most} characters each, e.g. \"Owls\", \"Foxes\""), n=team_count,
-                                  most=MAX_TEAM_NAME)
 
 
 def check_rounds(rounds: Any, with_pack: bool) -> None:
@@ -721,6 +731,8 @@ class QuizCore:
 
     # -- host ---------------------------------------------------------------
     def _host(self, action: Action) -> list[GameEvent]:
+        """A host action: a pause's end, a score correction and a team's name at any moment;
+        the quiz's own (arm, reveal, next, a judgement...) only where its phase allows (``_quiz_step``)."""
         kind, t = action.kind, action.t_us
         if kind == HOST_RESUME:
             return self._resume(int(action.args.get("paused_us", 0)), t)
@@ -738,6 +750,12 @@ class QuizCore:
             raise RuleError(N_("the host cannot {kind} while {phase}; now: {choices}"), kind=kind,
                             choices=", ".join(self.legal_actions(None)) or N_("nothing (the quiz is over)"),
                             phase=PHASE_WORDS[self.round.phase])
+        return self._quiz_step(action)
+
+    def _quiz_step(self, action: Action) -> list[GameEvent]:
+        """One of the quiz's own host actions, legal now: the answer and the board shown over the
+        question as it stands; anything else clears the board and the round's intro first."""
+        kind, t = action.kind, action.t_us
         r = self.round
         if kind in ("arm", "next"):
             self.lobby = False  # the quiz has begun: the teams are as they stand
@@ -760,25 +778,36 @@ class QuizCore:
             r.decided_at_us = None
             return [GameEvent(QuizEvent.RESET, t)]
         if kind == "next":
-            if r.phase != Phase.ROUND_OVER:
-                r.results.append({"question": r.question, "winner": None, "result": "skipped", **self.mode.result_record()})
-                if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
-                    self._stop_question()
-                    self.allplay = None
-                    return [GameEvent(QuizEvent.NEXT, t, None, {"question": r.question}), *self._game_over(t)]
-            return [GameEvent(QuizEvent.NEXT, t, None, {"question": r.question + 1}), *self._new_question(t)]
+            return self._next_question(t)
         if kind == "pick":
             return self.mode.pick(action, t)
         if kind == "undo":
-            prev_round, results, prev_arbiter, judged_at = self._undo.pop()
-            if prev_round.answer_deadline_us is not None:
-                prev_round.answer_deadline_us += t - judged_at  # the answer time left when judged, again
-                prev_round.warned = 0
-            del self.round.results[results:]  # results are only ever appended: drop those since
-            prev_round.results = self.round.results
-            self.round, self.arbiter = prev_round, prev_arbiter
-            return [GameEvent(QuizEvent.UNDO, t, None, {"phase": self.round.phase.value})]
+            return self._take_back(t)
         return self.mode.judge(kind == "correct", t)
+
+    def _next_question(self, t: int) -> list[GameEvent]:
+        """The host's next: a question left unanswered is recorded as skipped (the last one ends
+        the quiz), then the next question."""
+        r = self.round
+        if r.phase != Phase.ROUND_OVER:
+            r.results.append({"question": r.question, "winner": None, "result": "skipped", **self.mode.result_record()})
+            if self.finished:  # the last question skipped: its buzz window and all-play timer end with it
+                self._stop_question()
+                self.allplay = None
+                return [GameEvent(QuizEvent.NEXT, t, None, {"question": r.question}), *self._game_over(t)]
+        return [GameEvent(QuizEvent.NEXT, t, None, {"question": r.question + 1}), *self._new_question(t)]
+
+    def _take_back(self, t: int) -> list[GameEvent]:
+        """The host's undo: the question as it stood before the last judgement (``_keep_for_undo``),
+        its answer time as it was left then."""
+        prev_round, results, prev_arbiter, judged_at = self._undo.pop()
+        if prev_round.answer_deadline_us is not None:
+            prev_round.answer_deadline_us += t - judged_at  # the answer time left when judged, again
+            prev_round.warned = 0
+        del self.round.results[results:]  # results are only ever appended: drop those since
+        prev_round.results = self.round.results
+        self.round, self.arbiter = prev_round, prev_arbiter
+        return [GameEvent(QuizEvent.UNDO, t, None, {"phase": self.round.phase.value})]
 
     def _bench(self) -> None:
         """Stations out of the game or sitting out this question cannot buzz."""

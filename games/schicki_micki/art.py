@@ -149,34 +149,67 @@ def _pattern(size: tuple[int, int], colour: str, period: int) -> pygame.Surface 
     base = COLORS[colour]
     light = (0.299 * base[0] + 0.587 * base[1] + 0.114 * base[2]) > 140
     ink = (30, 24, 20, 255) if light else (255, 255, 255, 255)
-    w, h = size
     surf = pygame.Surface(size, pygame.SRCALPHA)
-    line = max(2, period // 3)
-    if name == "horizontal stripes":
-        for y in range(period // 2, h, period):
-            pygame.draw.rect(surf, ink, (0, y, w, line))
-    elif name == "vertical stripes":
-        for x in range(period // 2, w, period):
-            pygame.draw.rect(surf, ink, (x, 0, line, h))
-    elif name == "diagonal stripes":
-        for x in range(-h, w + h, period):
-            pygame.draw.line(surf, ink, (x, h), (x + h, 0), line)
-    elif name == "grid":
-        for y in range(period // 2, h, period):
-            pygame.draw.rect(surf, ink, (0, y, w, max(1, line - 1)))
-        for x in range(period // 2, w, period):
-            pygame.draw.rect(surf, ink, (x, 0, max(1, line - 1), h))
-    elif name == "dots":
-        r = max(1, period // 4)
-        for row, y in enumerate(range(period // 2, h + period, period)):
-            for x in range(period // 2 + (row % 2) * period // 2, w + period, period):
-                pygame.draw.circle(surf, ink, (x, y), r)
-    elif name == "zigzag":
-        half = period // 2
-        for y in range(period // 2, h + period, period + half):
-            pts = [(x, y + (half if (x // half) % 2 else 0)) for x in range(-half, w + period, half)]
-            pygame.draw.lines(surf, ink, False, pts, line)
+    drawn = _PATTERN_DRAWN.get(name)
+    if drawn is not None:
+        drawn(surf, ink, size, period, max(2, period // 3))
     return surf
+
+
+#: how a pattern's drawer is called: (surface, ink, size, period, line width)
+PatternDrawn = Callable[[pygame.Surface, tuple[int, int, int, int], tuple[int, int], int, int], None]
+
+
+def _horizontal_stripes(surf: pygame.Surface, ink: tuple[int, int, int, int], size: tuple[int, int],
+                        period: int, line: int) -> None:
+    w, h = size
+    for y in range(period // 2, h, period):
+        pygame.draw.rect(surf, ink, (0, y, w, line))
+
+
+def _vertical_stripes(surf: pygame.Surface, ink: tuple[int, int, int, int], size: tuple[int, int],
+                      period: int, line: int) -> None:
+    w, h = size
+    for x in range(period // 2, w, period):
+        pygame.draw.rect(surf, ink, (x, 0, line, h))
+
+
+def _diagonal_stripes(surf: pygame.Surface, ink: tuple[int, int, int, int], size: tuple[int, int],
+                      period: int, line: int) -> None:
+    w, h = size
+    for x in range(-h, w + h, period):
+        pygame.draw.line(surf, ink, (x, h), (x + h, 0), line)
+
+
+def _grid(surf: pygame.Surface, ink: tuple[int, int, int, int], size: tuple[int, int], period: int, line: int) -> None:
+    w, h = size
+    for y in range(period // 2, h, period):
+        pygame.draw.rect(surf, ink, (0, y, w, max(1, line - 1)))
+    for x in range(period // 2, w, period):
+        pygame.draw.rect(surf, ink, (x, 0, max(1, line - 1), h))
+
+
+def _dots(surf: pygame.Surface, ink: tuple[int, int, int, int], size: tuple[int, int], period: int, line: int) -> None:
+    w, h = size
+    r = max(1, period // 4)
+    for row, y in enumerate(range(period // 2, h + period, period)):
+        for x in range(period // 2 + (row % 2) * period // 2, w + period, period):
+            pygame.draw.circle(surf, ink, (x, y), r)
+
+
+def _zigzag(surf: pygame.Surface, ink: tuple[int, int, int, int], size: tuple[int, int], period: int, line: int) -> None:
+    w, h = size
+    half = period // 2
+    for y in range(period // 2, h + period, period + half):
+        pts = [(x, y + (half if (x // half) % 2 else 0)) for x in range(-half, w + period, half)]
+        pygame.draw.lines(surf, ink, False, pts, line)
+
+
+#: each pattern's drawer (``PATTERNS`` names one per colour; "plain" draws none)
+_PATTERN_DRAWN: dict[str, PatternDrawn] = {
+    "horizontal stripes": _horizontal_stripes, "vertical stripes": _vertical_stripes,
+    "diagonal stripes": _diagonal_stripes, "grid": _grid, "dots": _dots, "zigzag": _zigzag,
+}
 
 
 def draw_accessory(card: pygame.Surface, accessory: str, colour: str, box: tuple[float, float, float, float] | None = None,

@@ -305,23 +305,10 @@ class SchickiMickiEngine:
                 self.shown_confirmed = True
             return []
         if kind == HOST_RESUME:
-            paused = int(action.args.get("paused_us", 0))
-            if self.window_start_us is not None:
-                self.window_start_us += paused  # the window gets the paused time back
-            if self.next_turn_us is not None:
-                self.next_turn_us += paused
-            if self.final_deadline_us is not None:
-                self.final_deadline_us += paused
+            self._resume(int(action.args.get("paused_us", 0)))
             return []
         if kind == "pace":
-            if self.phase == Phase.OVER:
-                raise RuleError(N_("the game is over"))
-            interval = action.args.get("turn_interval_us")
-            if interval is not None and (isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0):
-                raise RuleError(N_("pace: 'turn_interval_us' is {interval!r}; use microseconds > 0 or null"), interval=interval)
-            self.turn_interval_us = interval
-            self.next_turn_us = None if interval is None else action.t_us + interval
-            return [GameEvent("message", action.t_us, data={"pace_us": interval})]
+            return self._pace(action)
         if kind not in ("turn", "show_card"):
             raise RuleError(N_("unknown host action {kind!r}: the host may {choices}"), kind=kind, choices=", ".join(HOST_ACTIONS))
         if self.phase == Phase.OVER:
@@ -332,6 +319,30 @@ class SchickiMickiEngine:
             if not self.deck:
                 raise RuleError(N_("the deck is empty: no card left to turn"))
             return self._turn(self.deck.pop(0), action.t_us)
+        return self._turn(self._shown_card(action), action.t_us)
+
+    def _resume(self, paused: int) -> None:
+        """The host's pause is over: the reaction window and the timers get the paused time back."""
+        if self.window_start_us is not None:
+            self.window_start_us += paused  # the window gets the paused time back
+        if self.next_turn_us is not None:
+            self.next_turn_us += paused
+        if self.final_deadline_us is not None:
+            self.final_deadline_us += paused
+
+    def _pace(self, action: Action) -> list[GameEvent]:
+        """The host sets how often a card turns by itself (None: only when the host turns one)."""
+        if self.phase == Phase.OVER:
+            raise RuleError(N_("the game is over"))
+        interval = action.args.get("turn_interval_us")
+        if interval is not None and (isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0):
+            raise RuleError(N_("pace: 'turn_interval_us' is {interval!r}; use microseconds > 0 or null"), interval=interval)
+        self.turn_interval_us = interval
+        self.next_turn_us = None if interval is None else action.t_us + interval
+        return [GameEvent("message", action.t_us, data={"pace_us": interval})]
+
+    def _shown_card(self, action: Action) -> Card:
+        """The card a scenario's ``show_card`` turns: taken from the deck if it is there, else one more card."""
         try:
             card = card_from_json(action.args.get("card"), "show_card card")
         except CardError as exc:
@@ -341,7 +352,7 @@ class SchickiMickiEngine:
             self.deck.remove(card)
         else:
             self.total_cards += 1
-        return self._turn(card, action.t_us)
+        return card
 
     def _turn(self, card: Card, t_us: int) -> list[GameEvent]:
         self.table.append(card)
@@ -446,38 +457,48 @@ class SchickiMickiEngine:
                 return _Verdict(r, "all", "a two-worm hen lies")
             return _Verdict(r, "return", "no two-worm hen lies")
         if r.kind == "call":
-            accessory = r.accessory
-            if accessory is None:
-                accessory = next(iter(s.paired_accessories)) if len(s.pairs) == 1 else None
-                if accessory is None:
-                    why = "there is not exactly one pair to credit the call to"
-                    return _Verdict(r, "nothing" if row == IDENTICAL else "return", why)
-            correct = accessory in s.paired_accessories
-            if row == IDENTICAL:
-                return _Verdict(r, "nothing", "identical cards lie")
-            if not correct:
-                return _Verdict(r, "return", f"{accessory} is no pair on the table")
-            if row == TWO_WORMS:
-                return _Verdict(r, "nothing", f"{accessory} is a pair, but a two-worm hen lies")
-            if row == SEVERAL_PAIRS:
-                return _Verdict(r, "nothing", "several pairs lie, not one")
-            return _Verdict(r, "all", f"{accessory} is the one pair")
+            return self._call_verdict(r, s)
         if r.kind == "blue":
-            if row == TWO_WORMS:
-                if len(s.pairs) >= 2:
-                    return _Verdict(r, "nothing", "several pairs lie, but so does a two-worm hen")
-                return _Verdict(r, "return", "a two-worm hen lies and fewer than two pairs")
-            if row == IDENTICAL:
-                return _Verdict(r, "return", "identical cards lie")
-            if row == SEVERAL_PAIRS:
-                return _Verdict(r, "one", "several pairs lie")
-            return _Verdict(r, "return", "only one pair lies" if row == ONE_PAIR else "no pair lies")
+            return self._blue_verdict(r, s)
         # red
         if row == IDENTICAL:
             return _Verdict(r, "all", "two identical cards lie")
         if row == TWO_WORMS and s.identical:
             return _Verdict(r, "return", "identical cards lie, but so does a two-worm hen: knocking was right")
         return _Verdict(r, "return", "no two cards are identical")
+
+    def _call_verdict(self, r: Reaction, s: Situation) -> _Verdict:
+        """A called pair: right only when one pair lies and nothing overrides it (identical cards, a two-worm hen)."""
+        row = s.row
+        accessory = r.accessory
+        if accessory is None:
+            accessory = next(iter(s.paired_accessories)) if len(s.pairs) == 1 else None
+            if accessory is None:
+                why = "there is not exactly one pair to credit the call to"
+                return _Verdict(r, "nothing" if row == IDENTICAL else "return", why)
+        correct = accessory in s.paired_accessories
+        if row == IDENTICAL:
+            return _Verdict(r, "nothing", "identical cards lie")
+        if not correct:
+            return _Verdict(r, "return", f"{accessory} is no pair on the table")
+        if row == TWO_WORMS:
+            return _Verdict(r, "nothing", f"{accessory} is a pair, but a two-worm hen lies")
+        if row == SEVERAL_PAIRS:
+            return _Verdict(r, "nothing", "several pairs lie, not one")
+        return _Verdict(r, "all", f"{accessory} is the one pair")
+
+    def _blue_verdict(self, r: Reaction, s: Situation) -> _Verdict:
+        """A grab of the blue pawn: right when several pairs lie."""
+        row = s.row
+        if row == TWO_WORMS:
+            if len(s.pairs) >= 2:
+                return _Verdict(r, "nothing", "several pairs lie, but so does a two-worm hen")
+            return _Verdict(r, "return", "a two-worm hen lies and fewer than two pairs")
+        if row == IDENTICAL:
+            return _Verdict(r, "return", "identical cards lie")
+        if row == SEVERAL_PAIRS:
+            return _Verdict(r, "one", "several pairs lie")
+        return _Verdict(r, "return", "only one pair lies" if row == ONE_PAIR else "no pair lies")
 
     def _resolve(self, t_us: int) -> list[GameEvent]:
         """Close the reaction window: apply the outcome table to every reaction.

@@ -140,72 +140,14 @@ class VivaTopoBot:
         return max(range(len(scores)), key=scores.__getitem__)
 
     def score(self, view: Mapping[str, Any], move: Mapping[str, Any]) -> float:
+        """How much ``move`` gains: the worth of where the mouse lands (the cheese ahead, the
+        cat's threat: ``_Outlook``) against where it stands."""
         board = view["board"]
-        certain = view["roll"] == CAT  # the cat moves right after this move
-        sweeps = _cat_moves(view, 4 * board["spaces"])
-        near = sweeps[0] if sweeps else set()
-        far = near | sweeps[1] if len(sweeps) > 1 else near
-        start_exit = board["start_exit"]
-        players = len(view["players"])
         owner = next(m["owner"] for m in view["mice"] if m["id"] == move["mouse"])
-        waiting = sum(1 for m in view["mice"] if m["owner"] == owner and m["where"] == "start")
-        # a mouse gets about one in (mice in play) of its owner's moves, whatever RACE_SHARE says
-        own = sum(
-            1
-            for m in view["mice"]
-            if m["owner"] == owner and (m["where"] == "start" or m["where"].startswith("space-"))
-        )
-        share = max(RACE_SHARE, own * SHARE_PER_MOUSE)
-
-        def risk(space: int) -> float:
-            """Chance the cat gets this mouse before its owner moves again."""
-            if space == 0:  # trapped when the cat passes the start exit
-                for moves, covered in enumerate(sweeps, 1):
-                    if start_exit in covered:
-                        if moves == 1 and certain:
-                            return 1.0
-                        # the owner's turns before the cat gets there, shared by the
-                        # mice still waiting in the start
-                        turns = moves * TURNS_PER_CAT / players
-                        return min(0.95, waiting / (turns + 1.0))
-                return 0.0
-            if space in near:
-                return 1.0 if certain else 0.6
-            if space in far:
-                return 0.3
-            return 0.05
-
-        def survival(space: int, goal: int, steps: int) -> float:
-            """Chance of running ``steps`` to ``goal`` before the cat behind comes by:
-            expected turns the cat needs against the turns the mouse needs."""
-            cat_rolls = _rolls_until(sweeps, space or start_exit, goal)
-            if cat_rolls is None:
-                return 1.0  # the cat's run ends before it gets there
-            cat_turns = cat_rolls * TURNS_PER_CAT
-            margin = cat_turns - steps / MOUSE_STEP * players * share
-            return 1.0 / (1.0 + math.exp(-margin / (RACE_SPREAD + 0.25 * cat_turns)))
-
-        def potential(space: int) -> float:
-            """The best cheese still ahead, times the chance to get there first."""
-            best = 0.3
-            for house in board["houses"]:
-                arrow = house["arrow_space"]
-                if arrow >= space and view["cheese_left"][house["name"]]:
-                    steps = arrow - space + 1
-                    value = house["value"] * survival(space, arrow, steps) * 0.97**steps
-                    best = max(best, value)
-            if view["cheese_left"]["emmentalia"]:
-                steps = board["spaces"] + 1 - space
-                value = board["emmentalia"]["value"] * survival(space, board["spaces"], steps)
-                best = max(best, value * 0.97**steps)
-            return best
-
-        def worth(space: int) -> float:
-            return potential(space) * (1.0 - risk(space))
-
+        outlook = _Outlook(view, owner)
         mouse = next(m for m in view["mice"] if m["id"] == move["mouse"])
         here = mouse["space"] or 0
-        before = worth(here)
+        before = outlook.worth(here)
         # the rulebook's tip: a mouse that runs past the cat is in mortal danger;
         # the risk below prices that in, this keeps a bot from doing it lightly
         caution = 0.5 if move["passes_cat"] else 0.0
@@ -216,14 +158,87 @@ class VivaTopoBot:
         if target.startswith("house"):
             house = next(h for h in board["houses"] if h["name"] == target)
             gain = house["value"] if view["cheese_left"][target] else 0.0
-            coming = _rolls_until(sweeps, here or start_exit, here or start_exit)
+            start_exit = outlook.start_exit
+            coming = _rolls_until(outlook.sweeps, here or start_exit, here or start_exit)
             if gain and coming is not None and coming <= HOUSE_REACH:
                 gain += HOUSE_BONUS
             return gain - before
-        after = worth(int(target.split("-")[1])) - before - caution
+        after = outlook.worth(int(target.split("-")[1])) - before - caution
         if here == 0:  # every mouse out of the start is one fewer the cat can trap there
-            after += START_BONUS * risk(0)
+            after += START_BONUS * outlook.risk(0)
         return after
+
+
+class _Outlook:
+    """The board as a bot weighs one owner's mouse on it for the pending roll: where
+    the cat sweeps next, how long the owner's turns take to come round, and what a
+    space is worth from there (``VivaTopoBot.score``)."""
+
+    def __init__(self, view: Mapping[str, Any], owner: int) -> None:
+        board = self.board = view["board"]
+        self.view = view
+        self.certain = view["roll"] == CAT  # the cat moves right after this move
+        sweeps = self.sweeps = _cat_moves(view, 4 * board["spaces"])
+        self.near = sweeps[0] if sweeps else set()
+        self.far = self.near | sweeps[1] if len(sweeps) > 1 else self.near
+        self.start_exit = board["start_exit"]
+        self.players = len(view["players"])
+        self.waiting = sum(1 for m in view["mice"] if m["owner"] == owner and m["where"] == "start")
+        # a mouse gets about one in (mice in play) of its owner's moves, whatever RACE_SHARE says
+        own = sum(
+            1
+            for m in view["mice"]
+            if m["owner"] == owner and (m["where"] == "start" or m["where"].startswith("space-"))
+        )
+        self.share = max(RACE_SHARE, own * SHARE_PER_MOUSE)
+
+    def risk(self, space: int) -> float:
+        """Chance the cat gets this mouse before its owner moves again."""
+        if space == 0:  # trapped when the cat passes the start exit
+            for moves, covered in enumerate(self.sweeps, 1):
+                if self.start_exit in covered:
+                    if moves == 1 and self.certain:
+                        return 1.0
+                    # the owner's turns before the cat gets there, shared by the
+                    # mice still waiting in the start
+                    turns = moves * TURNS_PER_CAT / self.players
+                    return min(0.95, self.waiting / (turns + 1.0))
+            return 0.0
+        if space in self.near:
+            return 1.0 if self.certain else 0.6
+        if space in self.far:
+            return 0.3
+        return 0.05
+
+    def survival(self, space: int, goal: int, steps: int) -> float:
+        """Chance of running ``steps`` to ``goal`` before the cat behind comes by:
+        expected turns the cat needs against the turns the mouse needs."""
+        cat_rolls = _rolls_until(self.sweeps, space or self.start_exit, goal)
+        if cat_rolls is None:
+            return 1.0  # the cat's run ends before it gets there
+        cat_turns = cat_rolls * TURNS_PER_CAT
+        margin = cat_turns - steps / MOUSE_STEP * self.players * self.share
+        return 1.0 / (1.0 + math.exp(-margin / (RACE_SPREAD + 0.25 * cat_turns)))
+
+    def potential(self, space: int) -> float:
+        """The best cheese still ahead, times the chance to get there first."""
+        board, view = self.board, self.view
+        best = 0.3
+        for house in board["houses"]:
+            arrow = house["arrow_space"]
+            if arrow >= space and view["cheese_left"][house["name"]]:
+                steps = arrow - space + 1
+                value = house["value"] * self.survival(space, arrow, steps) * 0.97**steps
+                best = max(best, value)
+        if view["cheese_left"]["emmentalia"]:
+            steps = board["spaces"] + 1 - space
+            value = board["emmentalia"]["value"] * self.survival(space, board["spaces"], steps)
+            best = max(best, value * 0.97**steps)
+        return best
+
+    def worth(self, space: int) -> float:
+        """What a mouse on ``space`` is worth: the cheese ahead, if the cat does not get it first."""
+        return self.potential(space) * (1.0 - self.risk(space))
 
 
 def new_bots(settings: GameSettings) -> list[VivaTopoBot]:

@@ -25,6 +25,7 @@ from tests.processes import HANG_S, beside, connect_when_listening
 #: bounds a failure only: each wait ends as soon as what it waits for comes
 DEADLINE_S = HANG_S
 LINE = "the hall's broker: a test line"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -269,3 +270,57 @@ def test_what_waited_for_a_deciding_process_is_kept_when_its_greeting_could_not_
         server.close()
     assert isinstance(ended, p.Ended) and failed == [p.PressInput(press)]
     assert heard == [p.Hello(p.PHONES, "phones"), p.PressInput(press), p.Seats({"pin": "123456"})]
+
+
+#: a process holding a private peer folder as the menu does all evening (``given_or_private``), until killed
+HOLDS_A_FOLDER = """
+import argparse, sys
+from controller.peer import given_or_private
+with given_or_private(argparse.Namespace(viewer_socket=None)) as path:
+    print(path, flush=True)
+    sys.stdin.read()
+"""
+
+
+def test_a_private_peer_folder_left_by_a_killed_process_is_swept_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu killed with -9 cannot remove its private folder: the next start (``private_socket``)
+    does, as the folder names its dead maker. A living maker's folder, one whose socket is still
+    listened on (a game its dead maker started plays on) and a folder naming no maker stay.
+    Before, each killed menu left its folder in the temporary folder for good."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from controller.peer import OWNER_FILE, private_socket, remove_private
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    killed = []
+    for _n in range(2):
+        holder = subprocess.Popen([sys.executable, "-c", HOLDS_A_FOLDER], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        assert holder.stdout is not None
+        killed.append(Path(holder.stdout.readline().strip()).parent)
+        assert (killed[-1] / OWNER_FILE).read_text().strip() == str(holder.pid)
+        holder.kill()
+        holder.wait()
+    playing_on = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    playing_on.bind(str(killed[1] / "peers.sock"))  # the dead maker's game still listens there
+    playing_on.listen(1)
+    not_ours = tmp_path / "buzzerbox-peers-other"
+    not_ours.mkdir()
+    living = private_socket()
+    try:
+        mine = private_socket()
+        assert not killed[0].exists()  # swept
+        assert killed[1].is_dir() and not_ours.is_dir() and living.parent.is_dir()  # kept
+        playing_on.close()
+        (killed[1] / "peers.sock").unlink()  # that game ended (its deciding process removes its socket)
+        remove_private(private_socket())
+        assert not killed[1].exists() and not_ours.is_dir() and living.parent.is_dir() and mine.parent.is_dir()
+    finally:
+        playing_on.close()
+        remove_private(living)
+        remove_private(mine)
+    assert sorted(tmp_path.iterdir()) == [not_ours]

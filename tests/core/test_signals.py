@@ -48,19 +48,18 @@ def wait_for_presses(journal: Path, n: int) -> None:
 
 
 def reach(moment: str | int, err: Lines, sock_path: Path, journal: Path) -> socket.socket | None:
-    """Wait until ``moment``; a viewer socket when presses were made through it."""
+    """Wait until ``moment``; the viewer socket the test took the game's views on (from its first view on)."""
     if moment == "announced":
         err.wait_for(lambda x: "Ctrl+C or Esc to stop" in x)
         return None
     err.wait_for(lambda x: x.startswith("deciding process "))
     if moment == "deciding":
         return None
-    err.wait_for(lambda x: x.startswith("screen process: showing view"))
-    if moment == "first view":
-        return None
-    assert isinstance(moment, int)
     sock = connect_when_listening(str(sock_path), DEADLINE_S)
-    first = until(sock, lambda m: isinstance(m, p.View))
+    first = until(sock, lambda m: isinstance(m, p.View))  # the game is shown: its first view
+    if moment == "first view":
+        return sock
+    assert isinstance(moment, int)
     channel.send(sock, p.HostKey("arm", first.t_us))
     until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
     for station in range(moment):

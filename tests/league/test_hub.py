@@ -389,3 +389,34 @@ def test_the_menus_start_plays_the_rooms_next_match_then_what_the_rows_say(cup: 
     while play_next(folder, 1):
         pass
     assert room.take(chosen) == chosen and room.path is None  # every match played: the menu's own choice
+
+
+@pytest.mark.parametrize("language", ["cs", "pl"])
+def test_the_hubs_lines_in_the_organisers_terminal_are_in_the_hubs_language(
+        cup: Tournament, tmp_path: Path, caplog: pytest.LogCaptureFixture, language: str) -> None:
+    """What the organiser reads in the hub's terminal (a refused result and why, a conflict to
+    decide) is in the hub's language, as its pages are. Before, those lines were English only."""
+    import logging
+
+    from games.i18n import _, set_language
+
+    (first,) = played(cup, tmp_path, matches=1)
+    set_language(language)
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    hall_b = next(m for m in cup.matches if m.room == "b")
+    fake = Result(**{**first.__dict__, "match": hall_b.id, "teams": hall_b.teams, "scores": (9, 0)})
+    spare = Result(**{**first.__dict__, "scores": (first.scores[1] + 5, 0), "journal_sum": "ab" * 8})
+    with caplog.at_level(logging.WARNING, logger="buzzerbox.league"):
+        assert hub.take(messages.result_topic("cup", "a", hall_b.id), payload(fake)) == "refused"
+        assert hub.take(topic(first), payload(first)) == "taken"
+        assert hub.take(topic(spare), payload(spare)) == "conflict"
+    hub.close()
+    refused, conflict = [r.getMessage() for r in caplog.records]
+    topic_a = messages.result_topic("cup", "a", hall_b.id)
+    assert refused == _("league hub: refused a message on %s: %s") % (topic_a, _(
+        "room {room!r} sent a result for match {match!r}, which is played in {rooms}").format(
+        room="a", match=hall_b.id, rooms="b"))
+    assert conflict.startswith(_("league hub: CONFLICT: a second result for match %s seq %d from room %s (scores %s, "
+                                 "journal %s), the first was %s (journal %s); the organiser decides which counts")
+                               .split("%s", 1)[0])
+    assert "league hub: refused" not in refused and "a second result" not in conflict  # not English

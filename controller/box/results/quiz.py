@@ -47,6 +47,11 @@ CSV_SUFFIX, JSON_SUFFIX, STANDINGS_SUFFIX = ".results.csv", ".results.json", ".s
 LIVE_QUESTIONS = 4
 
 
+#: the events of the questions' course (the rest are a player's: ``QuizNight._player``)
+_COURSE = (QuizEvent.QUESTION, QuizEvent.NEXT, QuizEvent.ALL_PLAY_REVEAL, QuizEvent.ARMED, QuizEvent.ALL_PLAY_OPEN,
+           QuizEvent.UNDO, EventKind.ROUND_OVER)
+
+
 class QuizNight:
     """Folds a quiz's events, in order, into one record per question.
 
@@ -118,6 +123,15 @@ class QuizNight:
             self._take(event)
 
     def _take(self, e: GameEvent) -> None:
+        """One event of the game: the questions' course (``_course``), or what a player did and how it
+        was judged (``_player``)."""
+        if e.kind in _COURSE:
+            self._course(e)
+        else:
+            self._player(e)
+
+    def _course(self, e: GameEvent) -> None:
+        """A question asked, armed, revealed to all, undone or over."""
         data = e.data
         if e.kind == QuizEvent.QUESTION:
             self._move_to(_whole(data.get("number"), self.number))
@@ -134,7 +148,18 @@ class QuizNight:
                 self._move_to(self.number + 1)  # armed after a round was over: the engine asks the next question
             self.current().armings += 1
             self.armed_us, self.first_us = e.t_us, None
-        elif e.kind == EventKind.BUZZ and e.player is not None:
+        elif e.kind == QuizEvent.UNDO:
+            self._undo()
+        elif e.kind == EventKind.ROUND_OVER:
+            q = self.current()
+            q.result = str(data.get("result") or "")
+            q.winner = e.player
+            self.closed = True
+
+    def _player(self, e: GameEvent) -> None:
+        """A player's press (first, early, tied), judgement, bonus, time up or score correction."""
+        data = e.data
+        if e.kind == EventKind.BUZZ and e.player is not None:
             if self.first_us is None:
                 self.first_us = e.t_us
             q = self.current()
@@ -158,15 +183,8 @@ class QuizNight:
             # the "wrong" that follows at the same moment is this: it reads "time up" (an earlier moment's is over)
             self.timeouts = {(s, t) for s, t in self.timeouts if t == e.t_us}
             self.timeouts.add((e.player, e.t_us))
-        elif e.kind == QuizEvent.UNDO:
-            self._undo()
         elif e.kind == EventKind.ADJUSTED and e.player is not None:
             self.current().adjustments += ((e.player, _whole(data.get("points"), 0)),)
-        elif e.kind == EventKind.ROUND_OVER:
-            q = self.current()
-            q.result = str(data.get("result") or "")
-            q.winner = e.player
-            self.closed = True
 
     def _all_play(self, data: Mapping[str, Any], t_us: int) -> None:
         """An all-play reveal: each answer as a press (its reaction from the

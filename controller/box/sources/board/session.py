@@ -423,6 +423,8 @@ class BoardSession:
         return []
 
     def receive(self, line: bytes, now_us: int) -> list[Output]:
+        """One line from the board: checked (its length, its frame), taken by its kind
+        (``_take``), a malformed one dropped and counted; then any watermark it moved."""
         if len(line) > MAX_LINE + 1:
             return self._drop(f"{len(line)} bytes, longer than the protocol's {MAX_LINE}", line)
         try:
@@ -432,7 +434,19 @@ class BoardSession:
         parts = body.split()
         if not parts:
             return self._drop("empty body", line)
-        out: list[Output] = []
+        self._heard(now_us)
+        kind, args = parts[0], parts[1:]
+        try:
+            out = self._take(kind, args, body, now_us)
+        except (KeyError, ValueError, IndexError) as exc:
+            self.dropped_lines += 1
+            log.warning("board line dropped: malformed %s line (%s): %s", kind[:8], exc, body[:120])
+            out = []
+        return out + self._watermark()
+
+    def _heard(self, now_us: int) -> None:
+        """A whole line came: a board silent until now is talking again (what it may have sent
+        meanwhile asked again, its clock synced again)."""
         if self._silent:
             self._silent = False
             log.warning("board talking again after %.1f s of silence",
@@ -441,36 +455,34 @@ class BoardSession:
                 self._ask_replay(self.expected - 1, now_us)
                 self._start_sync(now_us)
         self._last_rx_us = now_us
-        kind, args = parts[0], parts[1:]
-        try:
-            if kind == "H":
-                out += self._hello(fields(args), now_us)
-            elif not self.hello_seen:
-                log.debug("board line before hello ignored (asked again after it): %s", body)
-            elif kind in ("P", "N", "F"):
-                out += self._event(kind, args, now_us)
-            elif kind == "B":
-                out += self._heartbeat(fields(args), now_us)
-            elif kind == "C":
-                out += self._clock_reply(fields(args), now_us)
-            elif kind == "W":
-                out += self._watermark_reply(fields(args), now_us)
-            elif kind == "K":
-                self._replay_started(fields(args))
-            elif kind == "G":
-                out += self._glitch(fields(args))
-            elif kind == "Q":
-                self._levels(fields(args), now_us)
-            elif kind == "X":
-                self._refused(body[2:])
-            elif kind == "E":
-                log.error("board firmware error (its loop restarted): %s", body[2:])
-            else:
-                log.warning("board line of unknown type %r dropped (newer firmware?): %s", kind[:8], body[:80])
-        except (KeyError, ValueError, IndexError) as exc:
-            self.dropped_lines += 1
-            log.warning("board line dropped: malformed %s line (%s): %s", kind[:8], exc, body[:120])
-        return out + self._watermark()
+
+    def _take(self, kind: str, args: list[str], body: str, now_us: int) -> list[Output]:
+        """A line by its kind (nothing but a hello before the hello); raises on a malformed one."""
+        if kind == "H":
+            return self._hello(fields(args), now_us)
+        if not self.hello_seen:
+            log.debug("board line before hello ignored (asked again after it): %s", body)
+        elif kind in ("P", "N", "F"):
+            return self._event(kind, args, now_us)
+        elif kind == "B":
+            return self._heartbeat(fields(args), now_us)
+        elif kind == "C":
+            return self._clock_reply(fields(args), now_us)
+        elif kind == "W":
+            return self._watermark_reply(fields(args), now_us)
+        elif kind == "K":
+            self._replay_started(fields(args))
+        elif kind == "G":
+            return self._glitch(fields(args))
+        elif kind == "Q":
+            self._levels(fields(args), now_us)
+        elif kind == "X":
+            self._refused(body[2:])
+        elif kind == "E":
+            log.error("board firmware error (its loop restarted): %s", body[2:])
+        else:
+            log.warning("board line of unknown type %r dropped (newer firmware?): %s", kind[:8], body[:80])
+        return []
 
     def _hello(self, f: dict[str, str], now_us: int) -> list[Output]:
         version = num(f, "v", 0, 999)
