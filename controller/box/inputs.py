@@ -15,14 +15,21 @@ from dataclasses import dataclass, field
 from controller.box.debounce import DebounceConfig, Debouncer
 from controller.box.press import HOST_STATION, Edge, InputNotice, NoticeKind, Press, Watermark
 from controller.box.sources.base import KEY_PRECISION_US, Inbox
+from games.base import Action
 
 log = logging.getLogger("buzzerbox")
 
-#: live, how far past the box's now an input's stamp may be before it is refused as from the future: inputs
-#: are stamped on the box's clock before they are delivered, so only a wrong clock mapping puts them past now
-#: (an input board's after a reboot whose hello was lost: 4.4 s, 901 s, 2^30 µs in the audit's fuzz runs); a
-#: peer's input stamped a little ahead (a test's, 0.5 s, so a loaded machine cannot make it late) is played
-FUTURE_SLACK_US = 1_000_000
+#: live, how far past the box's now an input's stamp may be before it is refused as from the future (``Inbox.drain``),
+#: by the clock its source stamps with. A source stamping on the box's own clock (GPIO edges and the feed, the
+#: screen's keyboard, the phones and the host page through their server, the simulated players) stamps before it
+#: delivers, so its stamp is never past now: the drain reads now once, and again before it refuses, so only two
+#: reads of one clock a moment apart on two cores separate them. A few ms cover that; a key or a phone's move
+#: stamped 50 ms ahead is a wrong clock (or a peer's bug), and played it would win its contest before anyone pressed
+BOX_CLOCK_SLACK_US = 5_000
+#: ... while an input board stamps on its own clock, mapped onto the box's with an error its session knows: the
+#: session refuses a press past now by more than that error itself (``sources/board/session.py``); here only what a
+#: mapping gone wrong puts far ahead is caught (4.4 s, 901 s, 2^30 µs in the audit's fuzz runs)
+OWN_CLOCK_SLACK_US = 1_000_000
 #: how long the strip shows "pressed" after a press
 PRESS_FLASH_US = 400_000
 
@@ -56,14 +63,20 @@ class InputLayer(Inbox):
         #: own delay, not how long the deciding thread took to get to it
         self.arrival_clock: Callable[[], int] | None = None
         self.arrival_lags: deque[int] = deque()
+        #: a game's box notes here each of its sources' edges and presses as it arrives: (its stamp, when it
+        #: arrived, on the sources' clock; None: not known, judged when taken), for ``Box.broken_promises``
+        self.arrivals: deque[tuple[int, int | None]] | None = None
         self._key_down_us: dict[tuple[int, str], int] = {}
 
     def edge(self, edge: Edge, precision_us: int, measured: bool = True) -> None:
         """``measured``: False for an edge forwarded from another process (the
-        keyboard the screen reads), whose lateness says nothing of the sources."""
-        if measured and self.arrival_clock is not None:
-            self.arrival_lags.append(self.arrival_clock() - edge.t_us)
-        super().edge(self._held_tap(edge, precision_us), precision_us)
+        keyboard the screen reads), whose lateness says nothing of the sources.
+        Every edge is stamped on the box's clock (``BOX_CLOCK_SLACK_US``; a tap's
+        release held on past it is as far ahead as it was moved)."""
+        if measured:
+            self._arrival(edge.t_us)
+        held = self._held_tap(edge, precision_us)
+        self.inbox.put(("edge", held, precision_us, BOX_CLOCK_SLACK_US + held.t_us - edge.t_us))
         self.arrived.set()
 
     def _held_tap(self, edge: Edge, precision_us: int) -> Edge:
@@ -83,10 +96,25 @@ class InputLayer(Inbox):
         return edge
 
     def press(self, press: Press, measured: bool = True) -> None:
-        if measured and self.arrival_clock is not None:
-            self.arrival_lags.append(self.arrival_clock() - press.t_us)
-        super().press(press)
+        """``measured``: False for a press forwarded from another process (a key the screen
+        read, the host page's), stamped on the box's clock; a source's own (an input board's)
+        is stamped on its own clock, mapped (``OWN_CLOCK_SLACK_US``)."""
+        if measured:
+            self._arrival(press.t_us)
+        self.inbox.put(("press", press, 0, OWN_CLOCK_SLACK_US if measured else BOX_CLOCK_SLACK_US))
         self.arrived.set()
+
+    def deliver_action(self, action: Action) -> None:
+        """A phone's move, the host page's or a simulated player's: stamped on the box's clock."""
+        self.inbox.put(("action", action, 0, BOX_CLOCK_SLACK_US))
+
+    def _arrival(self, t_us: int) -> None:
+        """One of the sources' own edges or presses (stamped ``t_us``) reaches the inbox now."""
+        arrived = None if self.arrival_clock is None else self.arrival_clock()
+        if arrived is not None:
+            self.arrival_lags.append(arrived - t_us)
+        if self.arrivals is not None:
+            self.arrivals.append((t_us, arrived))
 
     def notice(self, notice: InputNotice) -> None:
         super().notice(notice)
@@ -106,12 +134,11 @@ class InputLayer(Inbox):
         guard to judge with (it may have risen: a storm delivered late is
         judged by its stamps, not by when it came)."""
         arrived: list[int] = []
-        # live (the sources' clock known): nothing in the inbox can be stamped after now, give or take a board's
-        # clock mapping; what is, is refused as from the future (a wrong clock must not win a contest later)
-        now_game_us = None if self.arrival_clock is None else self.arrival_clock() + offset_us
+        # live (the sources' clock known): nothing in the inbox can be stamped after now, give or take its source's
+        # slack; what is, is refused as from the future (a wrong clock must not win a contest later)
+        clock = self.arrival_clock
         delivered = self.drain(self.debouncer, offset_us, arrived,
-                               refuse_after_us=None if now_game_us is None else now_game_us + FUTURE_SLACK_US,
-                               refused_at_us=now_game_us or 0)
+                               now_us=None if clock is None else lambda: clock() + offset_us)
         outputs: list[Press | InputNotice] = []
         for item in delivered:  # a watermark comes after what it covers: judged with them, below
             if isinstance(item, Watermark):

@@ -200,9 +200,17 @@ class DecidingGame:
         passed), a press's flash on the strip ended, or the refresh is due.
         And time: a view may count down with the engine's clock (the quiz's
         answer time): after each change it is looked at every ``VIEW_EVERY_US``
-        until one look finds it standing still, then not until it changes."""
+        until one look finds it standing still, then not until it changes.
+        With no viewer nothing is built (a viewer that comes is sent the view
+        of then: ``attach``): the phones' pages only note the events."""
         if self.bots is not None and (events or stirred):
             self.bots.observe(events, t_us)
+        viewers = self.live_viewers()
+        if not viewers:
+            self._unwatched(events, t_us)
+            return
+        if any(e.kind == EventKind.SHOW for e in events):
+            self.awaiting_show = True
         if stirred or (self._flash_ends_us is not None and self.box.now_us >= self._flash_ends_us):
             self._unseen = True
         since = t_us - self._last_view_us
@@ -224,14 +232,24 @@ class DecidingGame:
             self.version += 1
             view = self.view(t_us, public, strip)  # the views are asked for once per publish
             pages = self.pages(events, public, strip) if events else None
-        if any(e.kind == EventKind.SHOW for e in events):
-            self.awaiting_show = True
-            if not self.live_viewers():  # nobody to flip it: shown now, the game goes on
-                self.answer_show(t_us)
-        for viewer in self.live_viewers():
+        for viewer in viewers:
             viewer.outbox.publish(view, events, None if pages is None else self.encoded_for(viewer, pages))
         if events:
             self.wake.set()  # the main thread checks for the end
+
+    def _unwatched(self, events: list[GameEvent], t_us: int) -> None:
+        """``publish`` with no viewer: nothing is built. A card to show is shown now (nobody
+        flips it: the game goes on), the phones' pages note the events, and the next viewer's
+        view is built afresh."""
+        self._unseen = True
+        if not events:
+            return
+        if any(e.kind == EventKind.SHOW for e in events):
+            self.answer_show(t_us)
+        if self.companion is not None:
+            with self.box.lock:
+                self.companion.note(events)
+        self.wake.set()  # the main thread checks for the end
 
     def _flash_end(self) -> int | None:
         """The box time the next press's flash on the strip ends (None: none is

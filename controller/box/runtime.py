@@ -111,6 +111,14 @@ STALLED_LOG = N_("the %s source has not said how far it delivered for %.1f s: un
 REPORTING_AGAIN_LOG = N_("the %s source says how far it delivered again: decisions wait for its word, not %.1f s")
 #: ... and while a source does not answer when asked how far it delivered (``SourceMark.fallback``)
 INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: decisions wait {delay} ms for them")
+#: ... and while a source that delivered an input after saying it had is waited for longer (``Box.broken_promises``)
+INPUTS_LATE = N_("Late inputs from {source}: {count} so far; decisions wait {delay} ms for them")
+#: ... what the log says of the first such input of a burst, and of the rest of the burst at its end
+BROKEN_PROMISE_LOG = N_("an input of the %s source reached the box %.2f ms after its stamp, after the source had "
+                        "said it delivered past it (a decision may have gone past it): decisions now wait "
+                        "%.2f ms for it (counted)")
+BROKEN_BURST_LOG = N_("%d inputs in all reached the box after their source had said it delivered past them "
+                      "(this burst)")
 
 #: notices the host's remote (the companion pages) sends through the inbox:
 #: pause and carry on (the game's clocks stop meanwhile, the bells do
@@ -173,9 +181,19 @@ class SourceMark:
     name: str
     #: asked at every step for sources that can tell at once (``EdgeReader.delivered_until_us``)
     probe: Callable[[int], int | None] | None = None
-    #: at best the probe answers this far behind now (``EdgeReader.capture_us``)
+    #: its allowance: at best the probe answers this far behind now (``EdgeReader.capture_us``); raised
+    #: above what it stated (``stated_lag_us``) while it breaks its promises (``Box.broken_promises``):
+    #: the horizon then trails now by this much for it, whatever it says
     probe_lag_us: int = 0
     mark_us: int | None = None
+    #: its edges and presses reach the box itself (``follow_source``), not forwarded from another process:
+    #: one taken after its word passed its stamp is its broken promise
+    delivers: bool = False
+    #: its word as the last horizon was found (``Box.sources_until_us``): what an arrival is judged by
+    promised_us: int | None = None
+    #: the allowance it stated, which a raised one relaxes back to; when it last broke a promise (game µs)
+    stated_lag_us: int = 0
+    broken_at_us: int = 0
     #: when the box began following it (game µs): a source that has not said anything yet has been
     #: silent since then, and is stalled ``STALL_US`` after it, not at the first step
     followed_at_us: int | None = None
@@ -192,6 +210,11 @@ class SourceMark:
     #: wait the stated delay for it (``latency_guard_us``), and the screen's inputs line says so
     timed_out: bool = False
     unanswered: int = 0
+
+    def said(self, t_us: int) -> bool:
+        """It said it delivered everything stamped up to ``t_us`` (one that never spoke: since it was followed)."""
+        said = self.mark_us if self.mark_us is not None else self.followed_at_us
+        return said is not None and said >= t_us
 
     @property
     def fallback(self) -> bool:
@@ -291,9 +314,16 @@ class Box(InputLayer):
         #: the report delay the sources stated; ``latency_guard_us`` may rise
         #: above it while deliveries are measured later than that
         self.stated_delay_us: int | None = None
+        #: inputs that reached the box later than the wait allowed for them (the stated delay; with
+        #: watermarks, after their source said it delivered past them: ``broken_promises``), the worst lateness
         self.late_deliveries = 0
         self.worst_delivery_us = 0
         self._last_late_us = 0
+        #: the sources' own edges and presses as they arrived (``InputLayer.arrivals``), judged by each step
+        self.arrivals = deque()
+        #: with watermarks: inputs that came after their source said it had delivered past their stamp,
+        #: in the burst being logged (``broken_promises``)
+        self._broken_burst = 0
         #: the engine has seen everything up to this stamp (inputs and ticks);
         #: a station press stamped before it is late evidence
         self.engine_until_us = -(1 << 62)
@@ -411,7 +441,7 @@ class Box(InputLayer):
         else:
             lags = [now_us - t_us for t_us in stamps]
         if not self._waits_fixed_delay() and not self.delay_sources:
-            lags = []  # every source says how far it delivered: a late edge is waited for, no guard to raise
+            lags = []  # every source says how far it delivered: one that breaks its word is ``broken_promises``'
         for lag in lags:
             if lag > self.latency_guard_us:
                 self.late_deliveries += 1
@@ -427,6 +457,62 @@ class Box(InputLayer):
             self._last_late_us = now_us
             log.info("inputs on time again: decisions wait %.1f ms", self.latency_guard_us / 1e3)
 
+    def broken_promises(self, now_us: int) -> None:
+        """With watermarks: a source's own edge or press taken now that is stamped at or before the
+        horizon the box had passed, after the source said it had delivered past that stamp (its
+        watermark, or its reader's answer), broke that promise: a decision may have gone past it.
+        Each is counted (``late_deliveries``, ``worst_delivery_us``), the first of a burst logged (the
+        burst's count at its end), and the allowance of the sources that promised it (all that
+        deliver to the box: which one did is not known; usually there is one)
+        (``SourceMark.probe_lag_us``) raised to cover the lateness measured (``raised_guard_us``,
+        up to ``MAX_GUARD_US``): the horizon trails now by it for them, so the next contest waits for
+        such an input. A raised allowance halves back toward the stated one after each
+        ``GUARD_RELAX_US`` without another (as the fixed delay's guard does), and is the stated
+        one again once within ``LATE_MARGIN_US`` of it. An input stamped before this session
+        began (a board replaying an earlier boot's) promised nothing to this game."""
+        arrivals = self.arrivals
+        if arrivals is None or self._waits_fixed_delay():
+            if arrivals:
+                arrivals.clear()
+            return
+        broken = 0
+        delivering = [m for m in self.marks.values() if m.delivers]
+        while arrivals:
+            stamp, arrived = arrivals.popleft()
+            t_us = stamp + self.time_offset_us
+            if t_us > self.horizon_us or t_us < self.session_start_us:
+                continue
+            # which of them delivered it is not known: it broke a promise only if each had made it (one
+            # silent past its stamp, stalled, may deliver it late: late evidence if a decision went past)
+            if delivering and all(m.promised_us is not None and m.promised_us >= t_us for m in delivering):
+                broken += 1
+                self._broke(delivering, (now_us - self.time_offset_us if arrived is None else arrived) - stamp,
+                            now_us)
+        if not broken and self._broken_burst:
+            if self._broken_burst > 1:
+                log.warning(_(BROKEN_BURST_LOG), self._broken_burst)
+            self._broken_burst = 0
+        for mark in self.marks.values():
+            if mark.probe_lag_us > mark.stated_lag_us and now_us - mark.broken_at_us > GUARD_RELAX_US:
+                halved = mark.probe_lag_us // 2
+                mark.probe_lag_us = halved if halved - mark.stated_lag_us >= LATE_MARGIN_US else mark.stated_lag_us
+                mark.broken_at_us = now_us
+                log.info("the %s source's inputs on time again: decisions wait %.2f ms for it", mark.name,
+                         mark.probe_lag_us / 1e3)
+
+    def _broke(self, promised: list[SourceMark], late_us: int, now_us: int) -> None:
+        """One input ``late_us`` after its stamp, delivered after ``promised`` said they were past it."""
+        self.late_deliveries += 1
+        self.worst_delivery_us = max(self.worst_delivery_us, late_us)
+        allowance = min(MAX_GUARD_US, raised_guard_us(max(0, late_us)))
+        for mark in promised:
+            mark.broken_at_us = now_us
+            mark.probe_lag_us = max(mark.probe_lag_us, allowance)
+        if self._broken_burst == 0:
+            log.warning(_(BROKEN_PROMISE_LOG), ", ".join(m.name for m in promised), late_us / 1e3,
+                        max(m.probe_lag_us for m in promised) / 1e3)
+        self._broken_burst += 1
+
     def step(self, now_us: int) -> list[GameEvent]:
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
@@ -436,6 +522,7 @@ class Box(InputLayer):
 
         def measure(stamps: list[int]) -> int:  # how far behind now the sources are surely in
             self._delivered(now_us, stamps)
+            self.broken_promises(now_us)
             until.append(self.sources_until_us(now_us))
             return now_us - until[-1]
 
@@ -593,22 +680,35 @@ class Box(InputLayer):
         press still being debounced (those wait for that press, whose own
         moment is the debounce one: returning theirs made the deciding thread
         spin on a moment already past). With watermarks the moment is the
-        thing's own stamp; one the sources have not passed yet although it is
-        past is woken by their next delivery, or their stall."""
+        thing's own stamp, plus the sources' allowances; one the sources have
+        not passed yet although it is past is woken by their next delivery, an
+        answer to the ask made now, or their stall. So is one a source that
+        pushes its watermarks and cannot be asked (the screen's keyboard) has
+        not reached: only its next delivery can move the horizon past it, and
+        a wake at the moment itself would find it where it was."""
         first = self._first_due(debounce_due_us)
         if first is None:
             return None
         if self._waits_fixed_delay():
             return first + self.latency_guard_us
-        lags = [m.probe_lag_us for m in self.marks.values() if m.probe is not None]
-        delay = self.latency_guard_us if self.delay_sources or any(m.fallback for m in self.marks.values()) else 0
-        due = first + max([*lags, delay])
+        marks = self.marks.values()
+        delay = self.latency_guard_us if self.delay_sources or any(m.fallback for m in marks) else 0
+        due = first + max([*(m.probe_lag_us for m in marks), delay])
+        if due > self.now_us and self.horizon_us < first and self._pushed_behind(first):
+            return first + STALL_US
         if due <= self.now_us and self.horizon_us < first:
             # past but not delivered through: a delivery wakes the thread first (an answer to
             # the ask made now), or the stated delay after an ask nobody answered
             unanswered = self._ask(first)
             return first + STALL_US if unanswered is None else min(first + STALL_US, max(unanswered, due))
         return due
+
+    def _pushed_behind(self, first_us: int) -> bool:
+        """A source that pushes its watermarks, and cannot be asked for one, has not said it
+        delivered up to ``first_us``, and no source that can be asked is behind too (that one
+        is asked at the moment itself: ``_ask``)."""
+        behind = [m for m in self.marks.values() if m.probe is None and not m.fallback and not m.said(first_us)]
+        return bool(behind) and all(m.ask is None for m in behind)
 
     def _first_due(self, debounce_due_us: int | None) -> int | None:
         """The stamp the horizon must pass next (``_due``; None: nothing waits)."""
@@ -648,7 +748,7 @@ class Box(InputLayer):
         (game µs; the box's time if not given): until it first speaks, nothing
         past that moment is decided, for ``STALL_US`` at most."""
         if watermarks or probe is not None:
-            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask,
+            self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask, delivers=True, stated_lag_us=probe_lag_us,
                                           followed_at_us=self.now_us if now_us is None else now_us)
         else:
             self.delay_sources.add(name)
@@ -733,6 +833,9 @@ class Box(InputLayer):
         floor = now_us - STALL_US
         for mark in self.marks.values():
             said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
+            mark.promised_us = mark.mark_us
+            if said is not None and mark.probe_lag_us > mark.stated_lag_us:  # it broke its word: allowed for
+                said = min(said, now_us - mark.probe_lag_us)
             if mark.asked_us is not None and now_us - mark.asked_us >= self.latency_guard_us:
                 mark.asked_us = None  # unanswered for the stated delay: that delay decides until it answers
                 mark.timed_out = True
@@ -799,6 +902,10 @@ class Box(InputLayer):
         unanswered = sorted(m.name for m in self.marks.values() if m.fallback)
         if unanswered:
             return _(INPUTS_UNANSWERED).format(source=", ".join(unanswered), delay=f"{self.latency_guard_us / 1e3:g}")
+        raised = sorted((m for m in self.marks.values() if m.probe_lag_us > m.stated_lag_us), key=lambda m: m.name)
+        if raised:
+            return _(INPUTS_LATE).format(source=", ".join(m.name for m in raised), count=self.late_deliveries,
+                                         delay=f"{max(m.probe_lag_us for m in raised) / 1e3:g}")
         return None
 
     def _settle(self, sources_until_us: int | None = None) -> list[GameEvent]:

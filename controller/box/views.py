@@ -391,6 +391,12 @@ class Publisher:
         them is noted here, so each batch of events is gathered once.
         ``view`` and ``strip``: the engine's public view and the strip now,
         if the caller has them already (the deciding process's publish)."""
+        self.note(events)
+        return self.pages(view, strip)
+
+    def note(self, events: Sequence[GameEvent]) -> None:
+        """What the pages keep of ``events`` (hold ``box.lock``), without building them: the
+        deciding process with nobody to send them to notes each batch all the same."""
         box = self.box
         self._rejected = {e.player: refusal_text(e.data) for e in events
                           if e.kind == EventKind.REJECTED and e.player is not None}
@@ -403,7 +409,6 @@ class Publisher:
         del self._bells[:-RECENT_EVENTS]
         self.clips.on_events(events, box.spec.clip_cues)
         self.clips.poll(max((e.t_us for e in events), default=0))  # a clip with a length has ended by now
-        return self.pages(view, strip)
 
     def first_press(self, view: Mapping[str, Any], margins: Mapping[Any, Any],
                     players: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:

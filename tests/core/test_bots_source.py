@@ -26,7 +26,7 @@ def test_the_bots_say_they_delivered_only_up_to_their_first_press_not_handed_ove
     assert bots.delivered_until_us(now[0]) == at_box - 1
     assert bots.delivered_until_us(at_box - 10) == at_box - 10  # asked about before it: all delivered
     session.deliver(now[0] + box.time_offset_us)  # its thread's turn (in game time)
-    _kind, handed, _precision = box.inbox.get_nowait()
+    _kind, handed, _precision, _slack = box.inbox.get_nowait()
     assert handed.t_us == at_box  # stamped on the box clock, as a station's edge is
     later = session.next_input_us()
     assert bots.delivered_until_us(now[0]) == (now[0] if later is None or later - box.time_offset_us > now[0]

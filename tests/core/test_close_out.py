@@ -141,6 +141,35 @@ def test_a_live_box_refuses_an_input_stamped_in_its_future_from_any_source(
     assert refused == [(1, "future"), (2, "future"), (3, "future")]  # the journal keeps them, as refused
 
 
+def test_a_key_or_a_phones_move_stamped_50_ms_ahead_is_refused_a_boards_press_is_left_to_its_session(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The screen's keyboard and the phones stamp on the box's own clock before they deliver:
+    a key or a move 50 ms past now is a wrong clock (or a peer's bug). Each is refused as a
+    ``future`` notice (journaled, counted, logged) and never played, even once its moment has
+    come. An input board's press is stamped on its own clock, mapped: its session refuses one
+    past its mapping's error (sources/board/session.py); 50 ms ahead reaches the game."""
+    path = tmp_path / "g.jsonl"
+    box = started_box(path)
+    box.debouncer.start_all({}, 0)
+    clock = [100_000]
+    box.measure_report_delay(lambda: clock[0])  # live: the sources' clock is known
+    ahead = clock[0] + 50_000
+    box.edge(Edge(2, "bell", 0, ahead), 25_000, measured=False)  # a key the screen forwarded
+    box.deliver_action(Action("buzz", ahead, 3))  # a phone's move
+    box.press(Press(1, "bell", ahead))  # the input board's
+    with caplog.at_level(logging.WARNING, logger="buzzerbox"):
+        box.step(clock[0])
+    assert box.future_presses == 2
+    assert any("stamped in the box's future was refused" in r.getMessage() for r in caplog.records)
+    clock[0] = 400_000  # their moment came and went
+    box.step(clock[0])
+    close(box, 500_000)
+    written = records(path)
+    assert [(r["station"], r["kind"]) for r in written if r["type"] == "notice"] == [(2, "future"), (3, "future")]
+    assert [r["station"] for r in written if r["type"] == "press"] == [1]  # only the board's was played
+    assert not [r for r in written if r["type"] == "action" and r.get("kind") == "buzz"]
+
+
 def test_a_resumed_game_refuses_a_press_made_while_it_was_down(tmp_path: Path) -> None:
     path = tmp_path / "g.jsonl"
     box = started_box(path)

@@ -300,6 +300,35 @@ def test_the_views_are_built_only_when_they_can_be_sent_and_are_what_they_were(r
     assert built < steps / 3, (steps, built, len(views))  # 2,691 steps: 599 views built (400 with a countdown)
 
 
+def test_a_step_with_no_viewer_builds_no_view_and_a_viewer_that_comes_is_sent_the_game_as_it_is() -> None:
+    """While no viewer is connected (the screen died and its next one is not up yet, a headless
+    game without peers) the steps decide as ever, the game's end is still watched for, and no view
+    is built: nobody would receive it. A viewer that comes is sent the view of then, winner and all."""
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(2), latency_guard_us=2_000)
+    game = DecidingGame(box, None, None, until_us=None, results_s=0, screen_args=[])
+    built = [0]
+    public_view = box.engine.public_view
+
+    def counted() -> dict[str, Any]:
+        built[0] += 1
+        return public_view()
+    box.engine.public_view = counted  # type: ignore[method-assign]
+    clock = VirtualClock()
+    game.decider.now = clock
+    game.take(p.HostKey("arm", 0))
+    box.press(Press(1, "bell", 10_000))
+    for clock.now_us in range(0, 2_000_000, 5_000):  # every wake of two seconds: deliveries, moments due, refreshes
+        game.decider.decide(clock.now_us, None, clock.now_us == 0)
+    assert box.engine.public_view() and built[0] == 1  # (the seam counts: this call, and none before it)
+    assert [e.player for e in box.event_log if e.kind == "winner"] == [1] and game.wake.is_set()
+    screen = Screen()
+    game.viewers.append(screen)  # type: ignore[arg-type]
+    game.decider.submit(list)  # a step asked for, as a viewer's line or the phones' panel asks one
+    game.decider.decide(clock.now_us + 5_000, None, False)
+    assert [view.public.get("winner") for view in screen.views] == [1]
+
+
 def test_the_log_says_what_was_decided_only_after_the_lamp(caplog: pytest.LogCaptureFixture) -> None:
     """A decided event's log line cost ~0.16 ms on stderr before the lamp: the
     deciding thread writes it after lighting (and the box logs at once again

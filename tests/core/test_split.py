@@ -67,16 +67,12 @@ def has_winner(message: p.Message) -> bool:
     return isinstance(message, p.View) and message.public.get("winner") == 1
 
 
-#: how far ahead of its delivery a test's press is stamped: it reaches the deciding process before its
-#: moment however long a loaded machine holds the message (stamped "now", it came after the box had
-#: judged past it and was late evidence, never a winner: a run under a CPU hog waited for one in vain)
-PRESS_AHEAD_US = 500_000
-
-
 def press(sock: socket.socket, station: int, stamp_us: int | None = None) -> None:
-    """A keyboard station's press as the screen sends it, stamped a little ahead (see PRESS_AHEAD_US),
-    or at ``stamp_us`` (the sources' clock)."""
-    edge = Edge(station, "bell", 0, box_now_us() + PRESS_AHEAD_US if stamp_us is None else stamp_us)
+    """A keyboard station's press as the screen sends it, stamped now (the sources' clock), or at
+    ``stamp_us``. However long a loaded machine holds it, it is played as if in time unless the
+    game decided something since its stamp (late evidence); stamped ahead, it would be refused
+    as from the future past a few ms (``inputs.BOX_CLOCK_SLACK_US``)."""
+    edge = Edge(station, "bell", 0, box_now_us() if stamp_us is None else stamp_us)
     channel.send(sock, p.EdgeInput(edge, 1))
 
 

@@ -10,6 +10,7 @@ delay after the stamps rules the first contact noise and crowns the runner-up.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Iterator
@@ -25,11 +26,14 @@ from controller.box.debounce import DebounceConfig
 from controller.box.feed import Feed
 from controller.box.press import Edge, Watermark
 from controller.box.runtime import (
+    GUARD_RELAX_US,
     HORIZON_FIXED_DELAY,
     HORIZON_WATERMARKS,
+    INPUTS_LATE,
     INPUTS_STALLED,
     STALL_US,
     Box,
+    raised_guard_us,
 )
 from controller.box.sources import linefd
 from controller.box.sources.gpio import GpioSource, mock_factory
@@ -37,7 +41,7 @@ from controller.box.timeline import box_now_us
 from games import registry
 from games.base import GameEvent
 from games.i18n import _, set_language
-from tests.fair.horizons import DESIGNS, FIXED, delivered, follow
+from tests.fair.horizons import DESIGNS, FIXED, SHIPPED, follow
 from tests.linechip import StandInChip
 from tests.processes import HANG_S
 
@@ -68,13 +72,33 @@ def winners(events: list[GameEvent]) -> list[int | None]:
     return [e.player for e in events if e.kind == "winner"]
 
 
+#: the edge reader the step tests follow has handed over all it read: it answers now less its lag (the feed's)
+READER_LAG_US = 100
+#: the steps the deciding thread takes for the audit's contest (the deliveries, the runner-up's confirmation,
+#: the first presser's), and for the reaction game's false start and GO (the deliveries, the confirmation)
+STEPS_OF_THE_CONTEST = 3
+STEPS_TO_GO = {SHIPPED: 2, FIXED: 2}
+
+
+def caught_up_reader(box: Box) -> Box:
+    """``box`` following an edge reader that holds nothing (the shipped design asks it at every
+    step): decisions wait its lag, not the fixed delay."""
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: now_us - READER_LAG_US,
+                      probe_lag_us=READER_LAG_US)
+    assert not box._waits_fixed_delay()
+    return box
+
+
 def test_a_press_held_behind_one_still_bouncing_is_not_due_in_the_past() -> None:
     """The deciding thread sleeps until the box's next due moment. The runner-up's
     press is confirmed first but must wait for the first presser's, still being
     debounced: its moment was returned although past, and the thread stepped
-    every few µs until the bounce settled. Every due moment is ahead of the step
-    that asked, and the contest takes a handful of steps."""
-    box = armed_box()
+    every few µs until the bounce settled (with watermarks: it slept until the
+    sources' stall time, and the contest was decided half a second late). Every
+    due moment is ahead of the step that asked; the contest takes three steps
+    (the deliveries, the runner-up's confirmation, the first presser's) and is
+    decided at the first presser's confirmation plus the reader's lag."""
+    box = caught_up_reader(armed_box())
     for edge in contest(CONTACT_US):
         box.edge(edge, 1)
     now, steps, events = CONTACT_US + OPEN_US + REOPEN_US, 0, []
@@ -83,9 +107,12 @@ def test_a_press_held_behind_one_still_bouncing_is_not_due_in_the_past() -> None
         steps += 1
         due = box.next_due_us()
         assert due is not None and due > now, f"step {steps} at {now}: next due {due} is not ahead"
-        now = due
+        if not winners(events):
+            now = due
         assert steps < 20, "a contest of two presses takes a handful of steps"
     assert winners(events) == [FIRST]
+    assert (steps, now) == (STEPS_OF_THE_CONTEST, CONTACT_US + OPEN_US + REOPEN_US + box.debouncer.config.glitch_us
+                            + READER_LAG_US)
 
 
 @pytest.mark.parametrize("design", DESIGNS)
@@ -95,12 +122,12 @@ def test_an_engine_deadline_behind_a_press_still_bouncing_is_not_due_in_the_past
     filter: one press, at its first edge). GO waits for that press, so its
     moment, passed while the press is still being debounced, is not a due
     moment: every due moment is ahead of the step that asked, and the press
-    is decided at the glitch filter's moment (with the fixed delay: its delay
-    after it), in a handful of steps, as the false start it is, before GO."""
+    is decided at the glitch filter's moment plus the reader's lag (with the
+    fixed delay: its delay after it), in a few steps, as the false start it is, before GO."""
     spec = registry.get("reaction")
-    box = follow(Box(spec, spec.settings(2, 3), debounce=STORM_CONFIG, latency_guard_us=2_000), design)
+    box = Box(spec, spec.settings(2, 3), debounce=STORM_CONFIG, latency_guard_us=2_000)
+    box = caught_up_reader(box) if design != FIXED else follow(box, design)
     box.host("start", 0)
-    delivered(box, design, 0)
     box.step(2_000)
     go_at = box.engine.go_at_us  # type: ignore[attr-defined]
     assert go_at is not None
@@ -109,7 +136,6 @@ def test_an_engine_deadline_behind_a_press_still_bouncing_is_not_due_in_the_past
         box.edge(edge, 1)
     now, steps, events, decided_at = go_at + 450, 0, [], None
     while not [e for e in events if e.kind == "show"]:
-        delivered(box, design, now)  # the reader is up to date: only the bounce holds GO
         events += box.step(now)
         if decided_at is None and [e for e in events if e.kind == "early"]:
             decided_at = now
@@ -121,7 +147,8 @@ def test_an_engine_deadline_behind_a_press_still_bouncing_is_not_due_in_the_past
     kinds = [(e.kind, e.player) for e in events]
     assert kinds.index(("early", FIRST)) < kinds.index(("show", None))
     confirmed = go_at + 400 + STORM_CONFIG.glitch_us
-    assert decided_at == confirmed + (box.latency_guard_us if design == FIXED else 0)
+    assert decided_at == confirmed + (box.latency_guard_us if design == FIXED else READER_LAG_US)
+    assert steps == STEPS_TO_GO[design]
 
 
 def test_the_box_waits_for_a_late_edge_its_source_has_not_said_it_delivered() -> None:
@@ -145,6 +172,72 @@ def test_the_box_waits_for_a_late_edge_its_source_has_not_said_it_delivered() ->
             box.watermark(Watermark("gpio", now))
             events += box.step(now)
         assert winners(events) == expected, policy
+
+
+def test_an_edge_delivered_after_its_sources_word_is_counted_and_the_next_contest_waits_for_such_a_one(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The source said it delivered everything up to 60 ms, then hands over two edges stamped
+    57 ms: it broke its word (a kernel line's IRQ thread that did not run within its 250 µs).
+    Both are counted, the burst logged once, and the box waits that source's lateness and more
+    for it from then on (the screen says so). So in the audit's contest after it, whose re-close
+    the source hands over 7 ms late although it keeps saying it delivered up to now, nothing is
+    decided without the re-close and the first presser wins; with no late edge for 3 s the
+    allowance halves back."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", 60_000))
+    box.step(60_000)
+    box.edge(Edge(2, "bell", 1, 57_000), 1)  # two release edges of an idle bell: they decide nothing
+    box.edge(Edge(3, "bell", 1, 57_000), 1)
+    box.watermark(Watermark("gpio", 61_000))
+    with caplog.at_level(logging.INFO, logger="buzzerbox"):
+        box.step(61_000)
+        box.step(61_500)
+    allowance = raised_guard_us(61_000 - 57_000)
+    assert (box.late_deliveries, box.worst_delivery_us, box.marks["gpio"].probe_lag_us) == (2, 4_000, allowance)
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(said) == 2 and "4.00 ms after its stamp" in said[0] and said[1].startswith("2 inputs"), said
+    assert box.inputs_notice() == _(INPUTS_LATE).format(source="gpio", count=2, delay=f"{allowance / 1e3:g}")
+    assert box.sources_until_us(62_000) == 62_000 - allowance  # the next decision waits the allowance
+    edges = contest(CONTACT_US)
+    for edge in edges[:3]:
+        box.edge(edge, 1)
+    events: list[GameEvent] = []
+    recloses_at = CONTACT_US + 8_000
+    for now in range(CONTACT_US, recloses_at + 20_000, 100):
+        if now == recloses_at:
+            assert winners(events) == []  # nothing decided while the source holds the re-close
+            box.edge(edges[3], 1)
+        box.watermark(Watermark("gpio", now))  # it keeps saying it delivered up to now
+        events += box.step(now)
+    assert winners(events) == [FIRST]
+    assert box.late_deliveries == 2  # the allowance covered the re-close: no wrong winner, nothing counted
+    box.step(recloses_at + 20_000 + GUARD_RELAX_US)
+    assert box.marks["gpio"].probe_lag_us == allowance // 2
+
+
+@pytest.mark.parametrize("asks", [False, True])
+def test_a_moment_a_pushing_source_has_not_reached_is_woken_by_its_delivery_not_a_timer(asks: bool) -> None:
+    """The screen's keyboard pushes its watermarks and cannot be asked: a press confirmed at
+    1 ms can be decided only once its next watermark passes that, so the deciding thread does
+    not wake at 1 ms to find nothing decidable; it sleeps until that delivery (or the stall
+    time). An input board can be asked: it is woken at the moment itself to ask."""
+    box = armed_box()
+    asked: list[int] = []
+
+    def ask() -> bool:
+        asked.append(box.now_us)
+        return True
+    box.follow_source("board" if asks else "keyboard", watermarks=True, ask=ask if asks else None)
+    source = next(iter(box.marks))
+    box.watermark(Watermark(source, CONTACT_US))
+    settled_press(box, FIRST, CONTACT_US)
+    box.step(CONTACT_US + 100)
+    confirmed = CONTACT_US + box.debouncer.config.glitch_us
+    assert box.next_due_us() == (confirmed if asks else confirmed + STALL_US)
+    box.watermark(Watermark(source, confirmed + 400))  # its next delivery wakes the thread
+    events = box.step(confirmed + 400)
+    assert winners(events) == [FIRST] and asked == []
 
 
 def settled_press(box: Box, station: int, t_us: int) -> None:

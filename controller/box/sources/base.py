@@ -112,49 +112,60 @@ class Source(ABC):
         return _("{source} (stamps to {us} µs)").format(source=self.name, us=self.precision_us)
 
 
+#: the inbox's kinds whose stamps say when something happened (a stamp past now is refused: ``Inbox.drain``)
+TIMED = frozenset(("edge", "press", "action"))
+
+
 class Inbox:
     """An ``InputSink`` that only enqueues, so it is safe on any callback
-    thread; the loop that owns the debouncer drains it."""
+    thread; the loop that owns the debouncer drains it. Each entry is (kind,
+    item, an edge's precision, how far past the box's now its stamp may be
+    before it is refused as from the future: ``drain``)."""
 
     def __init__(self) -> None:
-        self.inbox: queue.SimpleQueue[tuple[str, Any, int]] = queue.SimpleQueue()
+        self.inbox: queue.SimpleQueue[tuple[str, Any, int, int]] = queue.SimpleQueue()
 
     def edge(self, edge: Edge, precision_us: int) -> None:
-        self.inbox.put(("edge", edge, precision_us))
+        self.inbox.put(("edge", edge, precision_us, 0))
 
     def press(self, press: Press) -> None:
-        self.inbox.put(("press", press, 0))
+        self.inbox.put(("press", press, 0, 0))
 
     def notice(self, notice: InputNotice) -> None:
-        self.inbox.put(("notice", notice, 0))
+        self.inbox.put(("notice", notice, 0, 0))
 
     def watermark(self, mark: Watermark) -> None:
-        self.inbox.put(("watermark", mark, 0))
+        self.inbox.put(("watermark", mark, 0, 0))
 
     def deliver_action(self, action: Action) -> None:
         """A whole action from a source that is not a button (a phone's move),
         stamped on the same clock as the edges."""
-        self.inbox.put(("action", action, 0))
+        self.inbox.put(("action", action, 0, 0))
 
     def drain(self, debouncer: Debouncer, offset_us: int = 0, arrived: list[int] | None = None,
-              refuse_after_us: int | None = None, refused_at_us: int = 0) -> list[Press | InputNotice | Watermark]:
+              now_us: Callable[[], int] | None = None) -> list[Press | InputNotice | Watermark]:
         """Everything delivered so far: edges through ``debouncer``, presses
         and notices as they came; ``offset_us`` is added to every stamp, and
-        ``arrived`` gets every edge's and press's stamp. An edge, press or
-        move stamped after ``refuse_after_us`` (game µs) cannot have happened
-        yet: its source's clock is wrong, and it comes out as a ``FUTURE_PRESS``
-        notice stamped ``refused_at_us`` instead, never played."""
+        ``arrived`` gets every edge's and press's stamp. With ``now_us`` (the
+        box's now, game µs), an edge, press or move stamped past it by more
+        than its delivery's slack cannot have happened yet: its source's clock
+        is wrong, and it comes out as a ``FUTURE_PRESS`` notice stamped at that
+        now instead, never played (the clock is read again before refusing: an
+        input stamped after the first read may have been queued since)."""
         out: list[Press | InputNotice | Watermark] = []  # and a phone's Action, when one came (only the Box takes them)
+        now = None if now_us is None else now_us()
         while True:
             try:
-                kind, item, precision = self.inbox.get_nowait()
+                kind, item, precision, slack_us = self.inbox.get_nowait()
             except queue.Empty:
                 return out
             if offset_us:
                 item = replace(item, t_us=item.t_us + offset_us)
-            if refuse_after_us is not None and kind in ("edge", "press", "action") and item.t_us > refuse_after_us:
-                out.append(future_notice(item, refused_at_us))
-                continue
+            if now_us is not None and now is not None and kind in TIMED and item.t_us > now + slack_us:
+                now = now_us()  # read again: it may have been stamped and queued after the first read
+                if item.t_us > now + slack_us:
+                    out.append(future_notice(item, now))
+                    continue
             if arrived is not None and kind not in ("notice", "watermark"):
                 arrived.append(item.t_us)
             if kind == "edge":

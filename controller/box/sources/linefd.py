@@ -166,8 +166,9 @@ class LineEventReader(PipeReader):
     its IRQ thread (SCHED_FIFO 50, above the deciding process's 20) queues it; 250 µs
     bounds that thread's wake-up on a preemptible Pi kernel under load (typical
     wake-ups are tens of µs). Not measured on a Pi here. An edge queued later
-    than its watermark allowed is not lost: the box counts it as late evidence
-    and raises its guard, as for any late edge. The queue is not in stamp
+    than its watermark allowed is not lost: the box counts it, logs it and
+    waits longer for this reader from then on (``Box.broken_promises``), and a
+    press a decision already went past is late evidence. The queue is not in stamp
     order across lines (each line's IRQ thread queues its own), so the reader
     is not ``ordered``; each line's own events are.
 
