@@ -1022,8 +1022,9 @@ def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str)
             start = between(link, inputs)
             if start is None:
                 return 0
-            try:  # a game this process knows (from games/ or its command line): a Play imports nothing new
-                registry.known(start.register)
+            try:  # games this process knows (from games/ or its command line): a Play imports nothing new, nor
+                for pair in (start.register, *registered_in(start.screen)):  # makes a screen it starts import it
+                    registry.known(pair)
             except BuzzerBoxError as exc:
                 log.warning("%s", exc)
                 refuse(link, exc)  # the menu says it; the evening waits for its next game
@@ -1039,6 +1040,11 @@ def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str)
     finally:
         if peers is not None:
             peers.close()
+
+
+def registered_in(screen: Sequence[str]) -> list[str]:
+    """The GAME=PACKAGE pairs a screen's arguments (``Play.screen``) register: a screen this process starts imports them."""
+    return [value for flag, value in zip(screen, screen[1:], strict=False) if flag == "--register"]
 
 
 def evening_peers(args: argparse.Namespace, link: Link, inputs: Inputs) -> Peers | None:

@@ -614,10 +614,11 @@ def test_a_name_typed_on_the_host_page_in_the_roll_call_reaches_the_menu_after_t
 
 
 def test_a_play_naming_a_package_the_process_does_not_know_is_refused_and_imports_nothing(tmp_path: Path) -> None:
-    """A ``Play`` whose GAME=PACKAGE is not a game the evening's process was
-    started knowing (``games/``, its ``--register``) is refused in one line
-    naming it, and that package is never imported (it used to be: a peer
-    made the process run its code); the evening goes on to its next game."""
+    """A ``Play`` whose GAME=PACKAGE (or its screen's ``--register``) is not a
+    game the evening's process was started knowing (``games/``, its
+    ``--register``) is refused in one line naming it, and that package is
+    never imported (it used to be: a peer made the process run its code);
+    the evening goes on to its next game."""
     from tests.core.imported_by_a_message import MARK
 
     with evening() as (proc, sock, err):
@@ -626,6 +627,10 @@ def test_a_play_naming_a_package_the_process_does_not_know_is_refused_and_import
         channel.send(sock, p.Play(str(foreign), header(2), "quiz=tests.core.imported_by_a_message"))
         refused = until(sock, lambda m: isinstance(m, p.Refused))
         assert "\n" not in refused.line and "tests.core.imported_by_a_message" in refused.line, refused
+        # a game it knows, but a screen to start again that would import another package: refused too
+        channel.send(sock, p.Play(str(foreign), header(2), QUIZ, ("--register", "quiz=tests.core.imported_by_a_message")))
+        refused = until(sock, lambda m: isinstance(m, p.Refused))
+        assert "tests.core.imported_by_a_message" in refused.line, refused
         journal = tmp_path / "q.jsonl"
         channel.send(sock, p.Play(str(journal), header(2), QUIZ))  # the next game, one it knows
         until(sock, lambda m: isinstance(m, p.View))
