@@ -3,8 +3,9 @@
 One stream socket (a ``socketpair`` made by whoever starts the other
 process), messages both ways, each a 4-byte big-endian length and one
 message of ``controller.protocol`` (typed, versioned, JSON on the wire:
-no class but the protocol's own is rebuilt from it, so a peer cannot make
-the reader run code), at most ``MAX_MESSAGE_BYTES`` long.
+no class but the protocol's own is rebuilt from it, and a game a message
+names is one the reader knows already, ``registry.known``: so a peer cannot
+make the reader run code), at most ``MAX_MESSAGE_BYTES`` long.
 
 The deciding process never waits for a viewer: it hands each message to an
 ``Outbox``, whose own thread writes it. Views are versioned and the newest

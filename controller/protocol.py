@@ -8,7 +8,8 @@ the phones' server it relays,
 ``bench`` and a test send a new game's ``Start`` (an evening's game: ``Play``), the inputs (``EdgeInput`` ...
 ``WatermarkInput``), host keys, ``Shown``, ``Stop``, the phones' ``Seats``, a socket peer's ``Hello`` (what it
 is) and ``PeerLine`` (a line on the screens) and, between an
-evening's games, ``PressLamps`` (a press lights its station's lamp: the first start's test press).
+evening's games, ``PressLamps`` (a press lights its station's lamp: the first start's test press) and
+``SetLanguage`` (the menu's language, passed on to the phones' server).
 What the deciding process owns and writes for the session (the players' names, the packs folder,
 the first start's choices) is asked of it (``SaveNames``, ``UploadPack``, ``SaveSetup``) and answered (``Answered``), on the menu's channel of requests.
 
@@ -30,6 +31,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, fields
+from enum import Enum, StrEnum
 from typing import Any, ClassVar, Union
 
 from controller.box.press import Edge, InputNotice, Press, Watermark
@@ -150,10 +152,29 @@ SKIP_ROLL_CALL = "skip roll call"
 #: the host actions that skip the roll call too: a GPIO button, or a key of the profile's ``[keys]``
 #: (a presenter clicker's next step)
 SKIPS_ROLL_CALL = ("arm", "next", "step")
+class EndReason(StrEnum):
+    """Why a game ended (``Ended.reason``) or is asked to (``Stop.reason``): one
+    of these and nothing else crosses the channel (as its text, so the wire
+    form is the words it always was)."""
+
+    #: played to its end (and its results shown), or the host left its results screen
+    FINISHED = "finished"
+    #: its time was up (``--seconds``)
+    TIME = "time"
+    #: the host went back to the menu (Esc, the host page's End)
+    MENU = "menu"
+    #: the window was closed
+    QUIT = "quit"
+    #: Ctrl+C or SIGTERM
+    STOPPED = "stopped"
+    #: the host left it in its roll call: it never began (no journal)
+    NOT_BEGUN = "not begun"
+
+
 #: the ``Stop`` reasons that end an evening's deciding process between its games
-ENDS_EVENING = ("quit", "stopped")
+ENDS_EVENING = (EndReason.QUIT, EndReason.STOPPED)
 #: the ``Ended`` reason of a game the host left in its roll call: it never began (no journal)
-NOT_BEGUN = "not begun"
+NOT_BEGUN = EndReason.NOT_BEGUN
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +202,7 @@ class Ended:
     """The game is closed (journal's end written, lamps off): why, and how it went."""
 
     TAG: ClassVar[str] = "ended"
-    reason: str
+    reason: EndReason
     summary: dict[str, Any] | None = None
     late_deliveries: int = 0
     worst_delivery_us: int = 0
@@ -250,29 +271,44 @@ class Bots:
 
 
 @dataclass(frozen=True, slots=True)
+class NewGame:
+    """A new game as its screen chose it: what the deciding process builds the
+    journal's session header from (``session.started_box``), with its own
+    profile's stations, debounce and name (the screen's process never builds
+    a header nor writes a journal). ``station_names`` None: "Player n", in
+    the deciding process's language; ``mode`` "demo": simulated players'."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    station_names: tuple[str, ...] | None = None
+    mode: str = "play"
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
-    """A new game's session header: the first message to a deciding process
-    started ``--new``, which writes the journal with it (the screen's process
-    never does); ``bots``: simulated players play it (None: people do)."""
+    """A new game: the first message to a deciding process started ``--new``,
+    which journals it (header first); ``bots``: simulated players play it (None: people do)."""
 
     TAG: ClassVar[str] = "start"
-    header: dict[str, Any]
+    game: NewGame
     bots: Bots | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Play:
     """An evening's next game (to a deciding process started ``--evening``,
-    between games): its ``journal``, a new game's session ``header`` (None:
+    between games): its ``journal``, a new ``game`` (None:
     the journal's game is resumed, ``carry_on`` past an early end), whether
     the stations are called first (``roll_call``), whether its screen serves
     the phones (``web``), where the game is imported from (``register``:
-    GAME=PACKAGE), how to start a screen for it again (``screen``) and
+    GAME=PACKAGE, one the deciding process knows already: ``registry.known``), how to start a screen for it again (``screen``) and
     whether simulated players play it (``bots``, as in ``Start``)."""
 
     TAG: ClassVar[str] = "play"
     journal: str
-    header: dict[str, Any] | None
+    game: NewGame | None
     register: str
     screen: tuple[str, ...] = ()
     roll_call: bool = False
@@ -345,7 +381,7 @@ class Stop:
     "finished" then came too late for the game it meant: ignored)."""
 
     TAG: ClassVar[str] = "stop"
-    reason: str = "menu"
+    reason: EndReason = EndReason.MENU
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,7 +453,8 @@ class ShowPin:
 @dataclass(frozen=True, slots=True)
 class Serving:
     """The evening's next game with phones (deciding -> the evening's phones' server, as it takes
-    the menu's ``Play``): where the game is imported from (GAME=PACKAGE) and its pages as it starts
+    the menu's ``Play``): where the game is imported from (GAME=PACKAGE, one the server knows already:
+    ``registry.known``) and its pages as it starts
     (until its first snapshot; a seat's page each). The server keeps its port, PIN and seats' codes."""
 
     TAG: ClassVar[str] = "serving"
@@ -463,6 +500,17 @@ class HostRenamed:
 
 #: what the host page asks of the menu through the evening's deciding process
 MENU_ASKS = (StartNext, SetOption, HostRenamed)
+
+
+@dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """The box's language changed (the menu's Language row, the first start's walk-through): menu ->
+    the evening's deciding process (its own texts, its views' words and a screen it starts speak it from
+    now on) -> its phones' server (its pages too). Neither is started again: the inputs stay open, the
+    phones keep their seats."""
+
+    TAG: ClassVar[str] = "language"
+    language: str
 
 
 # -- what the deciding process owns, asked of it (the menu's requests) and answered ----------------
@@ -513,7 +561,7 @@ class Answered:
 
 Message = (View | Opened | Refused | RollCallView | Ended | Between | DiagView | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
            | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered | Panel | ShowPin
-           | Serving | NextGame | StartNext | SetOption | HostRenamed)
+           | Serving | NextGame | StartNext | SetOption | HostRenamed | SetLanguage)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)
@@ -587,6 +635,9 @@ def _codec(hint: Any) -> _Codec:
             return None, lambda v: None if v is None else read(v)
         to = write
         return (lambda v: None if v is None else to(v)), (lambda v: None if v is None else read(v))
+    if isinstance(hint, type) and issubclass(hint, Enum):  # as its value; another is refused as it is read
+        kind = hint
+        return (lambda v: kind(v).value), (lambda v: kind(_str(v)))
     if origin is tuple and args[-1] is Ellipsis:
         write, read = _codec(args[0])
         each = write
@@ -637,7 +688,7 @@ def _value(cls: type[Any]) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
 
 
 #: the value objects without a journal form of their own: the list of their fields
-CODECS.update({cls: _value(cls) for cls in (Edge, InputNotice, Watermark, Played, PhonesPanel, Bots)})
+CODECS.update({cls: _value(cls) for cls in (Edge, InputNotice, Watermark, Played, PhonesPanel, Bots, NewGame)})
 _FORMS: dict[str, _Form] = {cls.TAG: _form(cls) for cls in MESSAGES}
 _FORM_OF: dict[type[Any], _Form] = {form.cls: form for form in _FORMS.values()}
 
@@ -648,10 +699,10 @@ def dumps(message: Message) -> bytes:
     if form is None:
         raise ChannelError(f"a {type(message).__name__} is not a message of the channel's protocol")
     out: list[Any] = [PROTOCOL, form.cls.TAG]
-    for name, write in zip(form.names, form.writes, strict=True):
-        value = getattr(message, name)
-        out.append(value if write is None else write(value))
     try:
+        for name, write in zip(form.names, form.writes, strict=True):
+            value = getattr(message, name)
+            out.append(value if write is None else write(value))
         return _ENCODER.encode(out).encode()
     except (TypeError, ValueError, RecursionError) as exc:
         raise ChannelError(f"a {form.cls.TAG} message holds something that is not plain data ({exc})") from None

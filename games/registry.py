@@ -5,6 +5,11 @@ scenario runner and the menu all look games up here. Adding a game is one
 line in ``_PACKAGES`` (tests add a toy game with ``register``). A game's scene
 is found by ``games.scenes``: the registry imports no drawing, so the deciding
 process can look games up without pygame.
+
+A process started by another is told the games registered beside ``games/``
+on its command line (``register_args``); a message on the channel may only
+name a game the reading process knows already (``known``): a peer never
+makes it import a package.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ _PACKAGES = {
     "fiki-miki": "games.fiki_miki",
     "pictomania": "games.pictomania",
 }
+#: the games of ``games/`` as shipped (``added``: the others registered since)
+_SHIPPED = dict(_PACKAGES)
 
 
 def available() -> list[str]:
@@ -82,3 +89,28 @@ def register(name: str, package: str) -> Iterator[None]:
             del _PACKAGES[name]
         else:
             _PACKAGES[name] = before
+
+
+def added() -> dict[str, str]:
+    """The games registered beside the shipped ones (a test's toy games): name -> package."""
+    return {name: package for name, package in _PACKAGES.items() if _SHIPPED.get(name) != package}
+
+
+def register_args(*names: str) -> list[str]:
+    """A started process's ``--register GAME=PACKAGE`` arguments: ``names``' games and every game
+    registered beside the shipped ones (``added``), so that it knows each game a message may name."""
+    pairs = dict.fromkeys([f"{name}={package_of(name)}" for name in names]
+                          + [f"{name}={package}" for name, package in added().items()])
+    return [arg for pair in pairs for arg in ("--register", pair)]
+
+
+def known(pair: str) -> str:
+    """The game a message names as GAME=PACKAGE (an evening's ``Play``, the phones' server's
+    ``Serving``), if this process knows it from that package already (``games/``, or registered as it
+    started); else an ``UnknownGameError`` (one line): a message never makes a process import a package."""
+    name, sep, package = pair.partition("=")
+    if not sep or _PACKAGES.get(name) != package:
+        raise UnknownGameError(_("the game {name!r} from {package!r} is not one this process knows: it plays only "
+                                 "the games it was started with; start every process of the box from the same "
+                                 "install").format(name=name[:64], package=package[:64]))
+    return name

@@ -186,7 +186,7 @@ def drive_jig(views: Path, contests: int, jig: int) -> list[int]:
             output.off()
             sleep_until(contact + JUDGE_AFTER_US)
             channel.send(host, p.HostKey("correct", box_now_us() + offset))
-        channel.send(host, p.Stop("menu"))
+        channel.send(host, p.Stop(p.EndReason.MENU))
     finally:
         output.close()
         host.close()

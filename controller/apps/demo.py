@@ -17,7 +17,7 @@ from controller.box import session as box_session
 from controller.box.journal_writer import JournalWriter
 from controller.box.runtime import Box, event_words
 from controller.box.simulate import Session
-from controller.protocol import NOT_BEGUN, Bots
+from controller.protocol import NOT_BEGUN, Bots, EndReason
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
 from controller.system import signals
@@ -115,7 +115,7 @@ def live_demo(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
     names, colors = live.names_colors(profile, args.players)
     path = Path(args.journal) if args.journal else box_session.new_journal_path(box_session.journal_dir(), spec.name)
     JournalWriter.check_new(path)  # a journal that cannot be written is said before anything starts
-    header = box_session.people_header(spec, settings, profile, names, mode=box_session.DEMO_MODE)
+    new = box_session.new_game(spec, settings, names, mode=box_session.DEMO_MODE)  # journaled by the deciding process
     keyboard = None if headless else KeyboardSource(args.players, sends_watermarks=profile is None,
                                                     keys=profile.keys if profile is not None else None)
     seconds = args.seconds if args.seconds is not None else (60.0 if headless else None)
@@ -128,7 +128,7 @@ def live_demo(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
                                      mute=args.mute, keyboard=keyboard is not None,
                                      keys=profile.keys if profile is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
-                         header=header, bots=Bots(board_sim=bool(args.board_sim)))
+                         new_game=new, bots=Bots(board_sim=bool(args.board_sim)))
         presenter = live.presenter_for(spec, screen, sound=live.open_sound(args, headless, profile), colors=colors)
 
     def started(_inputs: str) -> None:  # the last line before the game runs (tests wait for it before they signal)
@@ -145,7 +145,7 @@ def live_demo(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
     finally:
         with signals.held(raise_after=False):
             screen.close()
-    if ended.reason in ("stopped", NOT_BEGUN):  # Ctrl+C: the game was closed; the command line says "stopped"
+    if ended.reason in (EndReason.STOPPED, NOT_BEGUN):  # Ctrl+C: the game was closed; the command line says "stopped"
         raise KeyboardInterrupt
     played = ended.played
     if args.json:

@@ -48,7 +48,9 @@ from controller.protocol import (
     NOT_BEGUN,
     Answered,
     Bots,
+    EndReason,
     HostRenamed,
+    NewGame,
     NextGame,
     Played,
     SaveNames,
@@ -317,8 +319,6 @@ class Evening:
         self.phones: PhonesProcess | None = None
         #: the port it serves on (the first one's: one started again keeps the address the phones have)
         self.phones_port = DEFAULT_PORT if args.web is None else args.web
-        #: the language it was started in (it words its pages in that one for as long as it runs)
-        self.phones_language = current_language()
         #: the phones' server died and was started again: said on the menu till a game
         self.phones_line: str | None = None
         menu.asides.append(lambda: self.phones_line)
@@ -351,15 +351,10 @@ class Evening:
         assert self.decider is not None
         self.decider.serving_pages = snapshot_message(first)
         self.phones_served = (spec, first)
-        if self.phones is not None and self.phones_language != current_language():
-            # the host changed the language: a server that words the pages in the new one (on the same
-            # port; its seats' codes are new, so the phones scan the QR code again)
-            self.stop_phones()
-            self.next_told = None  # the new one hears the menu's next game
-        if self.phones is None:
+        if self.phones is None:  # one running speaks the box's language: the evening's process tells it (``SetLanguage``)
             self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec, players,
                                               first, evening=True)
-            self.phones_port, self.phones_language = self.phones.port, current_language()
+            self.phones_port = self.phones.port
             print(self.phones.line, file=sys.stderr, flush=True)
         return EveningPhones()
 
@@ -378,7 +373,6 @@ class Evening:
         try:
             self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec,
                                               len(first.seats), first, evening=True, between=True)
-            self.phones_language = current_language()
         except WebError as exc:
             self.phones_line = str(exc)
         else:
@@ -400,6 +394,7 @@ class Evening:
         decider = self.decider
         if decider is None:
             return None
+        decider.speak(current_language())  # the host changed the language: it and its phones' server speak it now
         if self.profile is None:  # on keyboard stations nobody else reads the evening's process between games
             decider.poll()
         self.mind_phones()
@@ -488,7 +483,7 @@ class Evening:
                                                                                      file=cut_off), file=sys.stderr)
                 self.menu.phones = self.menu.phones or spec.phones_needed(settings.options)
                 if self.people(spec, settings, lambda: journaled.pages, cut_off, self.colors(settings.players),
-                               resumed=True, phones=self.menu.phones) == "stopped":
+                               resumed=True, phones=self.menu.phones) == EndReason.STOPPED:
                     raise KeyboardInterrupt
             while True:
                 self.one_choice()
@@ -614,12 +609,11 @@ class Evening:
             self.menu.refuse(exc)
             return
         log.info("journal: %s", path)
-        # the deciding process journals it (simulated players' too: their presses replay)
-        header = box_session.people_header(spec, settings, self.profile, station_names,
-                                           mode=box_session.DEMO_MODE if choice.bots else "play")
+        # the deciding process journals it, its header built there (simulated players' too: their presses replay)
+        new = box_session.new_game(spec, settings, station_names, mode=box_session.DEMO_MODE if choice.bots else "play")
         # on real stations the deciding process runs the roll call first (Esc there: back to the menu)
         reason = self.people(spec, settings, lambda: box_session.starting_pages(spec, settings, station_names), path,
-                             colors, resumed=False, phones=bool(choice.phones), header=header,
+                             colors, resumed=False, phones=bool(choice.phones), new=new,
                              roll_call=self.profile is not None and not choice.bots, bots=choice.bots)
         if reason == NOT_BEGUN:
             return
@@ -628,26 +622,26 @@ class Evening:
         self.ended(reason)
 
     def people(self, spec: GameSpec, settings: GameSettings, first_pages: Callable[[], Snapshot], path: Path,
-               colors: list[Color] | None, *, resumed: bool, phones: bool, header: dict[str, Any] | None = None,
-               carry_on: bool = False, roll_call: bool = False, bots: bool = False) -> str:
+               colors: list[Color] | None, *, resumed: bool, phones: bool, new: NewGame | None = None,
+               carry_on: bool = False, roll_call: bool = False, bots: bool = False) -> EndReason:
         """A game with people (``bots``: simulated players play it, in the deciding
         process, its lamps lit as any game's), started as ``play`` starts one (``viewer.people_game``),
         handed to the evening's deciding process (it holds the inputs and
-        lamps, and journals the game: a new one's with ``header``). With phones the menu's one
+        lamps, and journals the game: a new one, ``new``, with the header it builds). With phones the menu's one
         server serves it (its phones stay joined), showing ``first_pages()`` until
         the deciding process's first snapshot. How it ended ("stopped":
         Ctrl+C or SIGTERM)."""
         from controller.screen.viewer import GameRefused, SplitGame, people_game, screen_args
 
-        if self.decider is not None and self.decider.language != current_language():
-            self.open_inputs()  # the host changed the language: the process that words the phones' pages speaks it
+        if self.decider is not None:  # the host changed the language: the process that words the phones' pages speaks it
+            self.decider.speak(current_language())
         args, league = self.args, None if bots else self.league  # simulated players play no match
         game = SplitGame(path, self.profile_name if self.profile is not None else None, spec, settings, not resumed,
                          None, screen_args(spec.name, headless=False, fullscreen=getattr(args, "fullscreen", None),
                                            fps=60, players=settings.players, colors=colors,
                                            volume=self.sound.settings.volume, mute=self.sound.settings.mute,
                                            keyboard=True, keys=self.clicker_keys),
-                         args.viewer_socket, args.feed, web=phones, header=header,
+                         args.viewer_socket, args.feed, web=phones, new_game=new,
                          carry_on=carry_on, roll_call=roll_call, evening=self.decider,
                          bots=Bots() if bots else None)
         presenter = live.presenter_for(spec, self.screen, sound=self.sound, colors=colors)
@@ -683,16 +677,16 @@ class Evening:
             log.error("%s", self.unsaved_error)
         if played.finished and ended.last.finished:  # its results, as its screen drew them at the end
             self.finals[str(path)] = (spec, settings.players, ended.last)
-        if not bots and (played.finished or (reason == "menu" and self.league is None)):
+        if not bots and (played.finished or (reason == EndReason.MENU and self.league is None)):
             # played to its end, or ended early (not a tournament's match): on the "This evening" row
             self.menu.played_game(evening_game(played, str(path)))
         return reason
 
-    def ended(self, reason: str) -> None:
+    def ended(self, reason: EndReason) -> None:
         """After a game: Ctrl+C or SIGTERM stops the menu ("stopped" on the
         command line), a closed window quits it (``people`` listed the game
         on the "This evening" row)."""
-        if reason == "stopped":
+        if reason == EndReason.STOPPED:
             raise KeyboardInterrupt
-        if reason == "quit":
+        if reason == EndReason.QUIT:
             raise Stop

@@ -10,14 +10,14 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.apps.common import UsageError, default_players, options_from, print_json, spec_named
 from controller.box import profile as profile_mod
 from controller.box import session
 from controller.box.journal_format import JournalError
 from controller.box.journal_writer import JournalWriter, unsaved_line
-from controller.protocol import NOT_BEGUN
+from controller.protocol import NOT_BEGUN, EndReason, NewGame
 from controller.screen import live
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import Presenter
@@ -71,27 +71,27 @@ def cmd_play(args: argparse.Namespace) -> int:
             # after a power cut, or ended by the host (Esc) before its end: it carries on where it stopped
             journaled = session.resumable(args.resume, prof, spec.name, carry_on=True)  # read only
             path = Path(args.resume)
-            settings, header = journaled.settings, None
+            settings, new = journaled.settings, None
             first_pages: Callable[[], Snapshot] = lambda: journaled.pages  # noqa: E731
         else:
             path = Path(args.journal) if args.journal else session.new_journal_path(session.journal_dir(), spec.name)
             # a journal that cannot be written is said before any hardware is touched
             JournalWriter.check_new(path)
-            header = session.people_header(spec, settings, prof, names)  # the deciding process journals it
+            new = session.new_game(spec, settings, names)  # the deciding process journals it, its header built there
             first_pages = lambda: session.starting_pages(spec, settings, names)  # noqa: E731
         screen = live.open_screen(args, headless)
     roll_call = prof is not None and not (headless or args.resume or args.no_roll_call)
-    return play_split(args, spec, settings, header, first_pages, path, screen, keyboard, headless, players, names,
+    return play_split(args, spec, settings, new, first_pages, path, screen, keyboard, headless, players, names,
                       colors, roll_call)
 
 
-def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings, header: dict[str, Any] | None,
+def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings, new: NewGame | None,
                first_pages: Callable[[], Snapshot], path: Path, screen: Screen, keyboard: KeyboardSource | None,
                headless: bool, players: int, names: list[str] | None, colors: list[Color] | None,
                roll_call: bool) -> int:
     """The game decided in a process of its own (docs/processes.md): it opens
     the inputs and lamps, runs the roll call and writes the journal (a new
-    game's with ``header``); this process draws what it sends, its phones'
+    game's, ``new``, with the header it builds); this process draws what it sends, its phones'
     pages showing ``first_pages()`` until the first snapshot it sends."""
     from controller.peer import private_socket, remove_private
     from controller.screen.viewer import SplitGame, people_game, screen_args
@@ -109,7 +109,7 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
                                      keyboard=keyboard is not None, keys=prof.keys if prof is not None else None,
                                      keys_are_stations=keyboard is not None and keyboard.sends_watermarks),
                          viewer_socket, args.feed, web=port is not None, horizon=args.horizon,
-                         header=header, carry_on=bool(args.resume), roll_call=roll_call,
+                         new_game=new, carry_on=bool(args.resume), roll_call=roll_call,
                          packs=str(getattr(args, "packs_dir", None) or session.packs_dir()))
         presenter = live.presenter_for(spec, screen, sound=live.open_sound(args, headless, prof),
                                        colors=colors)
@@ -145,7 +145,7 @@ def play_split(args: argparse.Namespace, spec: GameSpec, settings: GameSettings,
         print_json(played.summary, list(played.names))
     if ended.ended.unsaved:  # records the card refused: not the normal end, whatever stopped the game
         raise JournalError(f"{path}: " + unsaved_line(ended.ended.unsaved, ended.ended.unsaved_path))
-    if reason == "stopped":
+    if reason == EndReason.STOPPED:
         raise KeyboardInterrupt
     return 0
 

@@ -5,14 +5,15 @@ lamp is lit.
 
 ``play`` and the menu (the screen's process) start it with ``python -m
 controller.box.process`` and one end of a socketpair. A new game's first
-message is its session header; this process opens the inputs and lamps,
+message is the game (``Start``: typed fields, no header); this process opens the inputs and lamps,
 runs the roll call on them (``--roll-call``: the screen draws what it is
-sent), then writes the journal, header first (the screen's process never
-opens an input nor writes a journal); a deciding process that died
+sent), then writes the journal, header first, the header built here (the
+screen's process never opens an input, builds a header nor writes a journal); a deciding process that died
 is started again on the same file and carries on where the journal ends.
 The menu starts one for its whole evening (``--evening``): the inputs and
 lamps opened once, the stations sent to the menu between games
-(``Between``), each game taken over on a ``Play`` and decided as ``play``'s.
+(``Between``), each game taken over on a ``Play`` and decided as ``play``'s;
+the menu tells it the box's language (``SetLanguage``), never restarts it for one.
 ``buzzerbox diag`` starts one on its profile (``--diag``): the inputs
 debounced as between games, each input's row sent to it (``DiagView``).
 Nothing here imports pygame or aiohttp: a frame
@@ -117,7 +118,7 @@ class DecidingGame:
         self.screen_args = list(screen_args)
         self.viewers: list[Viewer] = []
         self.version = 0
-        self.stop_reason: str | None = None
+        self.stop_reason: p.EndReason | None = None
         self.wake = threading.Event()
         self.awaiting_show = False
         self._last_view: tuple[Any, Any, tuple[str, ...], Any] | None = None
@@ -384,6 +385,11 @@ class DecidingGame:
             self.say(viewer, message)
         elif isinstance(message, PHONES_ONLY) and viewer.role != p.PHONES:
             log.warning("%s sent a %s message, which only the phones' server sends: ignored", viewer.name, message.TAG)
+        elif isinstance(message, p.SetLanguage):
+            if viewer.name == STARTER:  # the menu's (between its games it comes to ``between``)
+                self.speak(message)
+            else:
+                log.warning("%s sent a %s message, which only the menu sends: ignored", viewer.name, message.TAG)
         elif isinstance(message, KEPT_FOR_THE_MENU):
             # the menu's next games use the name (this game journals its notice), the option
             self.menu_asks.append(message)
@@ -417,9 +423,19 @@ class DecidingGame:
         with self.box.lock:
             self.assign(viewer, hello.role)
             self.version += 1
+            if hello.role == p.PHONES:  # the box's language now (the menu's may have changed since it started)
+                viewer.outbox.put(p.SetLanguage(current_language()))
             if hello.role == p.PHONES and self.serving is not None:  # the evening's server: which game this is
                 viewer.outbox.put(self.serving)
             viewer.outbox.publish(*self.first_view(viewer))
+
+    def speak(self, message: p.SetLanguage) -> None:
+        """The box's language from now on, passed on to the phones' server (``speak``)."""
+        if speak(message):
+            for phones in self.live_viewers():
+                if phones.role == p.PHONES:
+                    phones.outbox.put(message)
+            self.decider.submit(list)  # a view worded in it goes out
 
     def say(self, viewer: Viewer, line: p.PeerLine) -> None:
         """A peer's line on the screens (None: taken back), the newest per source, in every view from now on."""
@@ -474,7 +490,7 @@ class DecidingGame:
         return self.attach(mine, f"screen-{process.pid}", process)
 
     # -- the game -----------------------------------------------------------------------
-    def run(self) -> str:
+    def run(self) -> p.EndReason:
         """Decide until the game ends (and its results were shown), time is up,
         a viewer asks to stop, Ctrl+C or SIGTERM; returns why it ended."""
         box = self.box
@@ -489,16 +505,16 @@ class DecidingGame:
                 if self.stop_reason is not None:
                     return self.stop_reason
                 if signals.received() is not None:  # SIGTERM, Ctrl+C, SIGHUP, SIGQUIT: closed as a stop
-                    return "stopped"
+                    return p.EndReason.STOPPED
                 now = self.game_now()
                 with box.lock:
                     finished = box.engine.finished
                 if finished and finished_at is None:
                     finished_at = now
                 if finished_at is not None and now - finished_at > self.results_s * 1_000_000:
-                    return "finished"
+                    return p.EndReason.FINISHED
                 if self.until_us is not None and now >= self.until_us:
-                    return "time"
+                    return p.EndReason.TIME
                 self._mind_the_screen(now)
         finally:
             self.decider.stop()
@@ -549,7 +565,7 @@ class DecidingGame:
                 log.debug("the game closes: waiting for the %s inputs to deliver up to its close", ", ".join(behind))
             box.arrived.wait(min(left, CLOSE_POLL_S))  # a delivery wakes it; a probe's lag passes by the poll
 
-    def close(self, reason: str, link: Link | None = None, keep_inputs: bool = False) -> None:
+    def close(self, reason: p.EndReason, link: Link | None = None, keep_inputs: bool = False) -> None:
         """Lamps off, sources stopped (``keep_inputs``: an evening's next game
         reads them: only no longer delivered to this box), the journal's end
         written, the viewers told; ``link``'s outbox is the evening's: kept open."""
@@ -595,7 +611,7 @@ class DecidingGame:
             if viewer.process is not None:
                 viewer.process.wait()
 
-    def write_results(self, reason: str) -> tuple[str, ...]:
+    def write_results(self, reason: p.EndReason) -> tuple[str, ...]:
         """A quiz's record beside its closed journal, from the record folded as
         the game went (a stop's too: it takes milliseconds); the files written.
         A game taken over from a checkpoint has not seen its first events: its
@@ -606,7 +622,7 @@ class DecidingGame:
             return ()
         if recorder.whole:
             written = recorder.write(self.box, journal.path)
-        elif reason == "stopped":
+        elif reason == p.EndReason.STOPPED:
             log.warning("%s", not_written_line(journal.path))
             written = []
         else:
@@ -654,7 +670,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--results-s", type=float, default=10.0)
     p.add_argument("--viewer-socket", default=None, help="also take viewers on this Unix socket")
     p.add_argument("--feed", default=None, help="a FIFO of synthetic edges (controller/box/feed.py)")
-    p.add_argument("--register", default=None, help="GAME=PACKAGE: where the game is imported from")
+    p.add_argument("--register", action="append", default=[],
+                   help="GAME=PACKAGE: where a game is imported from (repeated: every game beside games/ an "
+                        "evening's Play may name)")
     p.add_argument("--screen", default="[]", help="JSON list: the arguments of a new screen process")
     p.add_argument("--web", action="store_true",
                    help="the screen serves the phones' pages: build their snapshots and send them to it")
@@ -694,11 +712,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     session.quiet_gpio_fallbacks(0 if args.log_level >= logging.INFO else 1)
     priority = ask_realtime(translated=True)
     sock = socket.socket(fileno=args.fd)
-    if args.register:
-        name, package = args.register.split("=", 1)
-        with registry.register(name, package):
-            return decide(args, sock, priority, wake_on_signal=True)
-    return decide(args, sock, priority, wake_on_signal=True)
+    with contextlib.ExitStack() as games:  # the games it knows: a Play names one of them (``registry.known``)
+        for pair in args.register:
+            games.enter_context(registry.register(*pair.split("=", 1)))
+        return decide(args, sock, priority, wake_on_signal=True)
 
 
 def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
@@ -718,6 +735,24 @@ def received(sock: socket.socket, name: str) -> Iterator[p.Message]:
         if message is None:
             return
         yield message
+
+
+#: the name of the channel to the process that started this one (``play``'s screen, the menu), as a viewer
+STARTER = "screen"
+
+
+def speak(message: p.SetLanguage) -> bool:
+    """The box's language from now on (the menu's ``SetLanguage``): this process's own texts, the
+    views' words, a screen it starts; False (said in the log) for one that is no language of the box."""
+    if message.language == current_language():
+        return False
+    if message.language not in (*LANGUAGES, PSEUDO):
+        log.warning("the menu asked for the language %r, which the box does not speak (%s): kept %s",
+                    message.language[:20], ", ".join(LANGUAGES), current_language())
+        return False
+    set_language(message.language)
+    log.info("the box speaks %s from now on", message.language)
+    return True
 
 
 #: what only the phones' server asks of what this process owns (answered on a thread: ``answer_on_a_thread``)
@@ -862,12 +897,15 @@ class Link:
         assert self.lobby is not None
         if isinstance(message, p.Hello):
             self.role = message.role if message.role in p.ROLES else p.VIEWER
-            if self.role == p.PHONES:  # the evening's phones' server between games: the menu's next game
+            if self.role == p.PHONES:  # the evening's phones' server between games: the language, the menu's next game
+                self.outbox.put(p.SetLanguage(current_language()))
                 for told in (self.lobby.next_game, self.lobby.serving):
                     if told is not None:
                         self.outbox.put(told)
         elif isinstance(message, PHONES_ONLY) and self.role != p.PHONES:
             log.warning("%s sent a %s message, which only the phones' server sends: ignored", self.name, message.TAG)
+        elif isinstance(message, p.SetLanguage):
+            log.warning("%s sent a %s message, which only the menu sends: ignored", self.name, message.TAG)
         elif isinstance(message, (p.PeerLine, p.Seats, p.Panel)):
             self.said.append(message)  # the game takes them from this peer once it exists (``Peers.start``)
         elif isinstance(message, REQUESTS):
@@ -945,8 +983,8 @@ class Taking:
     """How one game is taken over: ``play``'s from its command line, an evening's from its ``Play``."""
 
     journal: str
-    #: a new game's session header (this process journals it), None: the journal's game resumed
-    header: dict[str, Any] | None
+    #: a new game (this process journals it, its header built here), None: the journal's game resumed
+    game: p.NewGame | None
     roll_call: bool = False
     carry_on: bool = False
     web: bool = False
@@ -985,7 +1023,7 @@ def decide(args: argparse.Namespace, sock: socket.socket, priority: str, wake_on
                 return 1
             # a resumed game's simulated players are on the command line (no Start is sent for it)
             bots = start.bots if start is not None else p.Bots(args.board_sim) if args.bots else None
-            taking = Taking(args.journal, None if start is None else start.header, roll_call=args.roll_call,
+            taking = Taking(args.journal, None if start is None else start.game, roll_call=args.roll_call,
                             carry_on=args.carry_on, web=args.web, screen=tuple(json.loads(args.screen)), bots=bots)
             return 0 if play(args, link, inputs, taking, priority) is not None else 1
         finally:
@@ -1016,19 +1054,29 @@ def evening(args: argparse.Namespace, link: Link, inputs: Inputs, priority: str)
             start = between(link, inputs)
             if start is None:
                 return 0
-            taking = Taking(start.journal, start.header, roll_call=start.roll_call, carry_on=start.carry_on,
+            try:  # games this process knows (from games/ or its command line): a Play imports nothing new, nor
+                for pair in (start.register, *registered_in(start.screen)):  # makes a screen it starts import it
+                    registry.known(pair)
+            except BuzzerBoxError as exc:
+                log.warning("%s", exc)
+                refuse(link, exc)  # the menu says it; the evening waits for its next game
+                continue
+            taking = Taking(start.journal, start.game, roll_call=start.roll_call, carry_on=start.carry_on,
                             web=start.web, screen=start.screen, bots=start.bots)
             if start.web and start.pages is not None:  # the evening's phones' server serves this game from now on
                 link.serving = p.Serving(start.register, start.pages)
                 link.to_phones(link.serving)
-            name, package = start.register.split("=", 1)
-            with registry.register(name, package):
-                reason = play(args, link, inputs, taking, priority, peers)  # it lets ``link.serving`` go
-            if reason == "stopped" or link.closed.is_set() or signals.received() is not None:
+            reason = play(args, link, inputs, taking, priority, peers)  # it lets ``link.serving`` go
+            if reason == p.EndReason.STOPPED or link.closed.is_set() or signals.received() is not None:
                 return 0
     finally:
         if peers is not None:
             peers.close()
+
+
+def registered_in(screen: Sequence[str]) -> list[str]:
+    """The GAME=PACKAGE pairs a screen's arguments (``Play.screen``) register: a screen this process starts imports them."""
+    return [value for flag, value in zip(screen, screen[1:], strict=False) if flag == "--register"]
 
 
 def evening_peers(args: argparse.Namespace, link: Link, inputs: Inputs) -> Peers | None:
@@ -1041,7 +1089,7 @@ def evening_peers(args: argparse.Namespace, link: Link, inputs: Inputs) -> Peers
 
 
 def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, priority: str,
-         evening_peers: Peers | None = None) -> str | None:
+         evening_peers: Peers | None = None) -> p.EndReason | None:
     """One game taken over and decided until it ends (``play``'s game, an
     evening's each): how it ended (``NOT_BEGUN``: left in its roll call),
     None if it could not be taken (the screen was told why). ``evening_peers``:
@@ -1063,7 +1111,7 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
     if game is None:  # the host left the roll call: no game, no journal
         return not_begun(link, peers, evening_peers, kept if args.evening else [])
     print(_(READY_LINE).format(pid=os.getpid(), priority=priority), file=sys.stderr, flush=True)
-    reason = "stopped"
+    reason = p.EndReason.STOPPED
     # the game greets its phones' server from now on: one that connects again after the game's end
     # (before its Ended too: the peers are let go first) is not told the finished game's ``Serving``
     game.serving, link.serving = link.serving, None
@@ -1088,7 +1136,7 @@ def play(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taking, p
     return reason
 
 
-def not_begun(link: Link, peers: Peers | None, evening_peers: Peers | None, kept: list[p.Message]) -> str:
+def not_begun(link: Link, peers: Peers | None, evening_peers: Peers | None, kept: list[p.Message]) -> p.EndReason:
     """The host left the roll call: its peers and the screen told (``Ended``), then the names typed and
     the options chosen on the host page meanwhile (``kept``'s ``KEPT_FOR_THE_MENU``: the menu's still)."""
     link.serving = None  # a phones' server greeted from now on is between games
@@ -1116,12 +1164,12 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
     profile, source = inputs.profile, inputs.source
     kept = [] if kept is None else kept  # what the screen sent in the roll call for the game
     try:
-        if (taking.header is not None and taking.roll_call and profile is not None and source is not None
+        if (taking.game is not None and taking.roll_call and profile is not None and source is not None
                 and not roll_call(link, profile, source, kept=kept)):
             raise RollCallLeft
-        if taking.header is not None:  # the journal is written here, from the header the screen sent: its time starts now
+        if taking.game is not None:  # the journal is written here, its header built here: its time starts now
             # simulated players' stations are the game's own, whatever the wiring (it lights their lamps)
-            box = session.journaled_box(taking.header, profile if taking.bots is None else None, taking.journal)
+            box = session.started_box(taking.game, profile if taking.bots is None else None, taking.journal)
         else:
             # its screen checked the whole chain as it handed the game over (``session.resumable``), or this
             # game's deciding processes wrote it: the newest checkpoint is found from the end, only what follows read
@@ -1156,7 +1204,7 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
         game.keep_name = functools.partial(session.keep_name, profile)
     game.requests = functools.partial(owner.answer, profile=profile, packs=packs_of(args))
     role = hand_over(game, kept)
-    game.attach(link.sock, "screen", role=role, link=link)
+    game.attach(link.sock, STARTER, role=role, link=link)
     if peers is not None:
         peers.start(game)
     return game
@@ -1251,6 +1299,8 @@ def between(link: Link, inputs: Inputs) -> p.Play | None:
             return Over(message)
         if isinstance(message, p.NextGame):  # the menu's next game: the host page shows it
             link.next_game = message
+            link.to_phones(message)
+        elif isinstance(message, p.SetLanguage) and speak(message):  # the menu's language: its phones' server's too
             link.to_phones(message)
         elif isinstance(message, p.MENU_ASKS):  # the host page (the evening's phones' server) asks the menu
             link.send(message)
@@ -1387,12 +1437,12 @@ def waiting(link: Link, timeout_s: float | None) -> Iterator[p.Message | None]:
 
 
 def new_game(link: Link) -> p.Start:
-    """The new game this process journals, its session header (the screen's first message)."""
+    """The new game this process journals (the screen's first message)."""
     message = link.next(None)
     while message is False:  # woken by a signal: the game taken over closes on it
         message = link.next(None)
-    if not isinstance(message, p.Start) or not message.header:
-        raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its header")
+    if not isinstance(message, p.Start):
+        raise BuzzerBoxError("the screen sent no game to start: a new game's deciding process needs its game")
     return message
 
 

@@ -357,17 +357,36 @@ def new_box(spec: GameSpec, settings: GameSettings, profile: Profile | None, jou
 def people_header(spec: GameSpec, settings: GameSettings, profile: Profile | None,
                   station_names: Sequence[str] | None = None, mode: str = "play") -> dict[str, Any]:
     """The session header of a new game with people on ``profile``'s stations
-    (None: keyboard stations): what ``new_box`` journals, and what a screen
-    sends its deciding process (``protocol.Start``) without a box of its own;
+    (None: keyboard stations): what ``new_box`` journals (the deciding process);
     ``mode`` "demo": simulated players play it (never resumed by the menu as a game of people's)."""
     kinds = profile.station_kinds()[: settings.players] if profile is not None else None
     return session_header(spec, settings, kinds, station_names, profile.debounce if profile is not None else None,
                           mode=mode, profile=profile.name if profile is not None else None)
 
 
+def new_game(spec: GameSpec, settings: GameSettings, station_names: Sequence[str] | None = None,
+             mode: str = "play") -> protocol.NewGame:
+    """A new game as a screen hands it to its deciding process (``protocol.Start``, an evening's
+    ``Play``): the deciding process builds its session header (``started_box``)."""
+    return protocol.NewGame(spec.name, settings.players, settings.seed, dict(settings.options),
+                            None if station_names is None else tuple(station_names), mode)
+
+
+def started_box(game: protocol.NewGame, profile: Profile | None, journal: str | Path) -> Box:
+    """A new game's box from what its screen sent (the deciding process): its
+    session header built here, on this process's ``profile``, checked as a
+    journal's header is read, then written first; its timeline starts now."""
+    try:
+        spec = get_game(game.game)
+    except LookupError as exc:
+        raise journal_mod.JournalError(str(exc)) from None
+    settings = GameSettings(players=game.players, seed=game.seed, options=dict(game.options))
+    return journaled_box(people_header(spec, settings, profile, game.station_names, mode=game.mode), profile, journal)
+
+
 def journaled_box(header: Mapping[str, Any], profile: Profile | None, journal: str | Path) -> Box:
-    """A new game's box from the session ``header`` its screen sent (the
-    deciding process): its journal written here, header first, as ``new_box``
+    """A new game's box from its session ``header`` (checked as a journal's
+    header is read): its journal written here, header first, as ``new_box``
     writes it; its timeline starts now."""
     session = parse_header({**header, "type": "session", "version": FORMAT_VERSION})
     try:
@@ -543,9 +562,10 @@ def disconnect(source: Source) -> None:
 
 
 #: how a run ended (``RunResult.reason``, or "stopped" for Ctrl+C and SIGTERM), in words
-ENDED_WORDS = {
-    "finished": N_("the game is over"), "time": N_("its time was up"), "menu": N_("the host went back to the menu"),
-    "quit": N_("the window was closed"), "stopped": N_("stopped (Ctrl+C or SIGTERM)"),
+ENDED_WORDS: dict[str, str] = {  # an EndReason, or the in-process loop's same words
+    protocol.EndReason.FINISHED: N_("the game is over"), protocol.EndReason.TIME: N_("its time was up"),
+    protocol.EndReason.MENU: N_("the host went back to the menu"), protocol.EndReason.QUIT: N_("the window was closed"),
+    protocol.EndReason.STOPPED: N_("stopped (Ctrl+C or SIGTERM)"),
 }
 
 

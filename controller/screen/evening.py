@@ -6,7 +6,10 @@ and each game with people is handed to it (``Play``, through
 ``viewer.run_split``). The menu's process opens no input.
 
 It owns what the evening writes besides the journals: the players' names,
-the packs folder and the first start's choices (the language, the wiring).
+the packs folder and the first start's choices (the language, the wiring);
+it speaks the box's language, which the menu tells it when the host changes
+it (``SetLanguage``: no restart, the inputs stay open; it tells its phones'
+server in turn, whose phones keep their seats).
 The menu asks it (``ask``: ``SaveNames``, a pack uploaded from the host
 page, ``SaveSetup``) on a channel of requests of its own, answered
 in order whatever the menu or a game is doing.
@@ -34,7 +37,7 @@ from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.system import signals
 from games.base import BuzzerBoxError, GameSpec
 from games.i18n import N_, _, current_language
-from games.registry import package_of
+from games.registry import package_of, register_args
 
 log = logging.getLogger("buzzerbox.menu")
 
@@ -50,7 +53,7 @@ class GameToTake(Protocol):
     journal: Path
     spec: GameSpec
     new: bool
-    header: dict[str, Any] | None
+    new_game: p.NewGame | None
     screen_args: list[str]
     roll_call: bool
     carry_on: bool
@@ -86,7 +89,7 @@ class EveningLink:
         self._taken: GameToTake | None = None
         #: a press lights its lamp (``press_lamps``): asked again of a process started again
         self.lamps = False
-        #: the language it was started in (its phones' and host pages speak it)
+        #: the language it speaks (its phones' and host pages too): the one it was started in, or last told
         self.language = current_language()
         #: the next game's phones' pages as it starts (``views.snapshot_message``): the evening's phones'
         #: server serves them till its first snapshot (``Play.pages``)
@@ -100,7 +103,7 @@ class EveningLink:
         self.language = current_language()
         asks, answers = socket.socketpair()
         command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--evening",
-                   "--requests-fd", str(answers.fileno()),
+                   "--requests-fd", str(answers.fileno()), *register_args(),
                    "--lang", self.language, "--log-level", str(logging.getLogger().getEffectiveLevel())]
         command += ["--packs-dir", str(self.packs)] if self.packs is not None else []
         command += ["--profile", self.profile] if self.profile else []
@@ -215,12 +218,19 @@ class EveningLink:
         self._taken = game
         new = game.new and not resume
         with contextlib.suppress(OSError):  # gone already: the game's watch says so
-            channel.send(self.sock, p.Play(str(game.journal), game.header if new else None,
+            channel.send(self.sock, p.Play(str(game.journal), game.new_game if new else None,
                                            f"{game.spec.name}={package_of(game.spec.name)}",
                                            tuple(game.screen_args), roll_call=game.roll_call and new,
                                            carry_on=game.carry_on and not resume, web=game.web,
                                            pages=self.serving_pages if game.web else None, bots=game.bots))
         return self.process, self.sock
+
+    def speak(self, language: str) -> None:
+        """The box's language from now on (the host changed it): the process speaks it, its phones' server
+        too (through it); neither is started again. A process started again is started in it."""
+        if language != self.language:
+            self.language = language
+            self._send(p.SetLanguage(language))
 
     def tell(self, message: p.NextGame) -> None:
         """The menu's next game, for the host page between games (through it to the phones' server)."""
@@ -257,7 +267,7 @@ class EveningLink:
                 self.requests = None
         if self.sock is not None:
             with contextlib.suppress(OSError):
-                channel.send(self.sock, p.Stop("quit"))
+                channel.send(self.sock, p.Stop(p.EndReason.QUIT))
             self.sock.close()
             self.sock = None
         if self.process is not None:
@@ -280,9 +290,10 @@ class EveningProcess:
         self.link: EveningLink | None = None
 
     def on(self, profile: str | None) -> EveningLink:
-        """It, with ``profile``'s inputs open (None: keyboard stations); ``EveningRefused``: they would not open."""
-        if (self.link is not None and self.link.profile == profile and self.link.process is not None
-                and self.link.language == current_language()):
+        """It, with ``profile``'s inputs open (None: keyboard stations), speaking the box's language now;
+        ``EveningRefused``: they would not open."""
+        if self.link is not None and self.link.profile == profile and self.link.process is not None:
+            self.link.speak(current_language())  # told, not started again: its inputs stay open
             return self.link  # one that died meanwhile is started again by its next look (``EveningStations``)
         self.stop()
         link = EveningLink(profile, feed=self.feed, viewer_socket=self.viewer_socket, packs=self.packs)

@@ -48,7 +48,7 @@ from controller.screen.sound import Sound
 from controller.system import signals, terminal
 from games.base import Action, BuzzerBoxError, EventKind, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
-from games.registry import get, package_of, register
+from games.registry import get, package_of, register, register_args
 from games.scenes import scene_for
 from games.toolkit.scene import freeze
 from games.toolkit.theme import Color
@@ -218,7 +218,7 @@ class GameOver:
     last: p.View = p.NO_VIEW
 
     @property
-    def reason(self) -> str:
+    def reason(self) -> p.EndReason:
         return self.ended.reason
 
     @property
@@ -354,7 +354,7 @@ class _RollCall:
             if self.answered or (self.shown is None and not (leaving and not self.begun)):
                 continue  # no roll call (or over): the game's keys wait for the game
             if leaving:
-                self.box.send(p.Stop("menu"))
+                self.box.send(p.Stop(p.EndReason.MENU))
                 self.answered = True
             elif (event.type == pygame.KEYDOWN and event.key in SKIP_KEYS) or (
                     self.keyboard is not None and self.keyboard.handle(event, t) in p.SKIPS_ROLL_CALL):
@@ -456,11 +456,11 @@ class _Watching:
             if name in presenter.box_actions:  # the box's own (the PIN on screen): the game never sees it
                 presenter.box_actions[name]()
             elif name == QUIT:
-                box.send(p.Stop("quit"))
+                box.send(p.Stop(p.EndReason.QUIT))
             elif name == "menu" and not self.finished_at_frame and not presenter.end_confirmed():
                 pass  # the first Esc: the screen asks
             elif name == "menu" or (self.finished_at_frame and (name is not None or goes_back(event))):
-                box.send(p.Stop("menu" if name == "menu" else "finished"))
+                box.send(p.Stop(p.EndReason.MENU if name == "menu" else p.EndReason.FINISHED))
             elif name is not None:
                 box.send(p.HostKey(name, self.game_now()))
 
@@ -537,8 +537,8 @@ class SplitGame:
     web: bool = False
     #: how the deciding process knows every input is in (``runtime.HORIZON_POLICIES``)
     horizon: str = HORIZON_WATERMARKS
-    #: a new game's session header: the deciding process writes the journal with it (this process never does)
-    header: dict[str, Any] | None = None
+    #: a new game: the deciding process builds its session header and journals it (this process never does)
+    new_game: p.NewGame | None = None
     #: a game the host ended before its end goes on (the first deciding process resumes it past its end)
     carry_on: bool = False
     #: a new game on real stations: the deciding process runs the roll call on its inputs first
@@ -556,7 +556,7 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
     mine, theirs = socket.socketpair()
     command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
                "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
-               "--register", f"{game.spec.name}={package_of(game.spec.name)}",
+               *register_args(game.spec.name),
                "--lang", current_language(),  # it words the phones' and the host page's texts
                "--log-level", str(logging.getLogger().getEffectiveLevel())]  # as quiet as this command
     if game.profile:
@@ -586,9 +586,9 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
     lift(process.pid)  # its imports and its resume at its priority: a restart is what the players wait for
     theirs.close()
-    if new:  # its first message: the game it journals (without a header it says so and stops)
+    if new and game.new_game is not None:  # its first message: the game it journals
         with contextlib.suppress(OSError):  # gone already: the watch says so
-            channel.send(mine, p.Start(game.header if game.header is not None else {}, game.bots))
+            channel.send(mine, p.Start(game.new_game, game.bots))
     return process, mine
 
 
@@ -715,7 +715,7 @@ def run_split(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | 
             if game.new and not game.journal.exists():
                 raise  # stopped in its roll call, before it journaled the game: the caller abandons the start
             # a stop asked for, however the game's close began (Esc's close may have been under way): the command ends
-            return GameOver(replace(stopped, reason="stopped"))
+            return GameOver(replace(stopped, reason=p.EndReason.STOPPED))
         except GameRefused:
             if game.evening is None and process is not None and sock is not None:
                 with signals.held(raise_after=False):
@@ -852,7 +852,7 @@ def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket, box: Dec
     the channel's reader thread, so its writes never wait for this one.
     Only if it dies or never answers is the ``Ended`` a bare one (said in the log)."""
     with contextlib.suppress(OSError):
-        channel.send(sock, p.Stop("stopped"))
+        channel.send(sock, p.Stop(p.EndReason.STOPPED))
     ended = None if box is None else box.ended()
     process.wait()
     if box is not None:
@@ -860,7 +860,7 @@ def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket, box: Dec
             log.warning("the deciding process (exit %s) sent no end of the game after the stop", process.returncode)
         else:
             log.info("the deciding process closed the stopped game and said how it went")
-    return ended or p.Ended("stopped")
+    return ended or p.Ended(p.EndReason.STOPPED)
 
 
 # -- a screen started by the deciding process -----------------------------------------------

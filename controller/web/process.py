@@ -46,7 +46,7 @@ from controller.system import terminal
 from controller.web import WebError
 from games.base import Action, BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
-from games.registry import get, package_of, register
+from games.registry import get, known, register, register_args
 
 if TYPE_CHECKING:
     from controller.web.server import CompanionServer
@@ -176,8 +176,6 @@ class Phones:
         #: the newest view with the pages' snapshot since the last game ended: a ``Serving`` that comes after
         #: it (an outbox writes the view before other messages) serves it at once
         self.fresh: p.View | None = None
-        #: the games registered as the evening serves them (``Serving``)
-        self.registered = contextlib.ExitStack()
         if evening and getattr(args, "between", False):  # started again between games: no game is starting
             self.publisher.closed(first, self.next_game)
             self.publisher.starting = False
@@ -206,12 +204,16 @@ class Phones:
 
     def serve(self, serving: p.Serving) -> None:
         """The evening's next game: served from now on (its pages as it starts until its first snapshot),
-        on the same port, PIN and seats' codes (joined phones keep their seats)."""
+        on the same port, PIN and seats' codes (joined phones keep their seats). A game this process
+        does not know (``registry.known``: it was started with every game a menu may play) is refused
+        in one line, and the pages stay as they were."""
         from games.scenes import scene_for
 
-        name, package = serving.register.split("=", 1)
-        self.registered.enter_context(register(name, package))
-        spec = get(name)
+        try:
+            spec = get(known(serving.register))
+        except BuzzerBoxError as exc:
+            log.warning("%s", exc)
+            return
         first = snapshot_from(serving.pages)
         with self.link.lock:
             self.link.spec, self.link.settings = spec, spec.settings(len(first.seats))
@@ -222,6 +224,20 @@ class Phones:
             fresh = self.fresh
             if fresh is not None and fresh.companion is not None:  # its first snapshot came before (views go first)
                 self.publisher.update(snapshot_from(fresh.companion), fresh.public, fresh.strip)
+
+    def speak(self, message: p.SetLanguage) -> None:
+        """The box's language changed (the menu's, through the deciding process): the pages' own texts
+        and this process's lines speak it from now on, the pages are published again in it (their
+        game's words come in it with the deciding process's next snapshot). Phones keep their seats."""
+        if message.language == current_language():
+            return
+        if message.language not in (*LANGUAGES, PSEUDO):
+            log.warning("asked for the language %r, which the box does not speak: kept %s", message.language[:20],
+                        current_language())
+            return
+        set_language(message.language)
+        with self.link.lock:
+            self.publisher.publish()
 
     def between(self, ended: p.Ended) -> None:
         """The evening's game ended: its pages of the closed game (no move offered), with the menu's next game."""
@@ -237,7 +253,7 @@ class Phones:
 
     def end_game(self) -> None:
         """The host page's "end": the same ``Stop`` as the screen's Esc."""
-        self.peer.send(p.Stop("menu"))
+        self.peer.send(p.Stop(p.EndReason.MENU))
 
     def keep(self, secrets: dict[str, Any]) -> None:
         """The seats' codes and the PIN changed: the deciding process keeps them (the server's thread)."""
@@ -267,7 +283,6 @@ class Phones:
         finally:
             self.stopping.set()
             looking.join()
-            self.registered.close()
         if ended is not None:
             log.info("the game ended (%s): the phones' server ends", ended.reason)
         return 0
@@ -288,6 +303,8 @@ class Phones:
             self.link.answers.put(message)
         elif isinstance(message, p.Serving):
             self.serve(message)
+        elif isinstance(message, p.SetLanguage):
+            self.speak(message)
         elif isinstance(message, p.NextGame):
             self.next = dict(message.next)
             if not self.publisher.live:
@@ -311,7 +328,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bind", default="0.0.0.0")
     parser.add_argument("--address", default=None)
     parser.add_argument("--game", required=True)
-    parser.add_argument("--register", required=True, help="GAME=PACKAGE: where the game is imported from")
+    parser.add_argument("--register", action="append", required=True,
+                        help="GAME=PACKAGE: where a game is imported from (repeated: every game beside games/ "
+                             "the evening's Serving may name)")
     parser.add_argument("--players", type=int, required=True)
     add_peer_args(parser)
     parser.add_argument("--evening", action="store_true",
@@ -327,8 +346,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     set_language(args.lang)
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     first = snapshot_from(json.loads(sys.stdin.read()))
-    name, package = args.register.split("=", 1)
-    with register(name, package):
+    with contextlib.ExitStack() as games:  # the games it knows: a Serving names one of them (``registry.known``)
+        for pair in args.register:
+            games.enter_context(register(*pair.split("=", 1)))
         phones = Phones(args, first)
         for number in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl+C: the server stopped, the phones told
             signal.signal(number, signal.default_int_handler)
@@ -376,7 +396,7 @@ class PhonesProcess:
         for the whole evening (``between``: started again between games)."""
         command = [sys.executable, "-m", "controller.web.process", "--viewer-socket", viewer_socket,
                    "--port", str(port), "--bind", bind, "--game", spec.name,
-                   "--register", f"{spec.name}={package_of(spec.name)}", "--players", str(players),
+                   *register_args(spec.name), "--players", str(players),
                    "--starter", str(os.getpid()), "--lang", current_language(),
                    "--log-level", str(logging.getLogger().getEffectiveLevel())]
         command += ["--address", address] if address else []

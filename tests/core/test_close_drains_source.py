@@ -54,7 +54,7 @@ def test_plays_game_journals_the_press_its_source_hands_over_as_it_stops(tmp_pat
     source = Draining()
     source.start(link.relay)  # as ``Inputs.open`` starts it
     inputs = process.Inputs(profile, source, None)
-    taking = process.Taking(str(journal), session.people_header(spec, settings, profile))
+    taking = process.Taking(str(journal), session.new_game(spec, settings))
     out: list[Any] = []
 
     def decide() -> None:

@@ -32,12 +32,10 @@ from tests.processes import HANG_S, Lines, running
 QUIZ = f"quiz={package_of('quiz')}"
 
 
-def header(players: int, profile: profile_mod.Profile | None = None, seed: int = 1) -> dict[str, Any]:
-    """A new quiz's session header, as the menu makes it."""
+def header(players: int, profile: profile_mod.Profile | None = None, seed: int = 1) -> p.NewGame:
+    """A new quiz, as the menu hands it over (the deciding process builds its session header)."""
     spec = get("quiz")
-    settings = session.game_settings(spec, players, seed, {}, profile)
-    box = session.new_box(spec, settings, profile, None)
-    return box.header(mode="play", profile=profile.name if profile is not None else None)
+    return session.new_game(spec, session.game_settings(spec, players, seed, {}, profile))
 
 
 @contextlib.contextmanager
@@ -438,27 +436,34 @@ def language_of(pid: int) -> str:
     return argv[argv.index("--lang") + 1]
 
 
-def test_the_same_wiring_in_another_language_starts_the_evenings_process_in_it(tmp_path: Path,
-                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_same_wiring_in_another_language_keeps_the_evenings_process_and_it_speaks_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
     """"Set up again" on the same wiring with Czech chosen: the menu asks for
-    the evening's process on header-4 again, and gets one that speaks Czech
-    (it used to keep the running English one: the phones stayed English)."""
-    from games.i18n import current_language, set_language
+    the evening's process on header-4 again and gets the same one, told the
+    language (``SetLanguage``): its inputs stay open, and the game it decides
+    next says its start line in Czech. It used to be stopped and another
+    started in Czech (the stations read again, the phones' server's seats lost)."""
+    from controller.box.process import READY_LINE
+    from games.i18n import _load, current_language, set_language
 
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     was = current_language()
     with evening_on_header_4(tmp_path) as deciding:
-        english = deciding.on("header-4")
-        assert english.process is not None and language_of(english.process.pid) == "en"
+        link = deciding.on("header-4")
+        assert link.process is not None and language_of(link.process.pid) == "en"
+        pid = link.process.pid
         set_language("cs")
         try:
-            czech = deciding.on("header-4")
-            assert czech.process is not None and czech.alive()
-            assert language_of(czech.process.pid) == "cs"
-            assert english.process is None  # the English one stopped: one process holds the stations
-            assert deciding.on("header-4") is czech  # the same wiring and language: kept
+            assert deciding.on("header-4") is link and link.alive() and link.process.pid == pid
+            assert link.sock is not None
+            channel.send(link.sock, p.Play(str(tmp_path / "q.jsonl"), header(4, profile_mod.load("header-4")), QUIZ))
+            until(link.sock, lambda m: isinstance(m, p.View))
+            channel.send(link.sock, p.Stop(p.EndReason.MENU))
+            until(link.sock, lambda m: isinstance(m, p.Ended))
         finally:
             set_language(was)
+    err = capfd.readouterr().err
+    assert _load("cs").gettext(READY_LINE).split("{priority}")[0].format(pid=pid) in err, err
 
 
 def test_a_process_killed_in_the_test_press_is_started_again_and_its_presses_light_their_lamps(
@@ -606,3 +611,32 @@ def test_a_name_typed_on_the_host_page_in_the_roll_call_reaches_the_menu_after_t
         finally:
             phones.close()
             os.close(writer)
+
+
+def test_a_play_naming_a_package_the_process_does_not_know_is_refused_and_imports_nothing(tmp_path: Path) -> None:
+    """A ``Play`` whose GAME=PACKAGE (or its screen's ``--register``) is not a
+    game the evening's process was started knowing (``games/``, its
+    ``--register``) is refused in one line naming it, and that package is
+    never imported (it used to be: a peer made the process run its code);
+    the evening goes on to its next game."""
+    from tests.core.imported_by_a_message import MARK
+
+    with evening() as (proc, sock, err):
+        assert until(sock, lambda m: isinstance(m, (p.Opened, p.Refused))) == p.Opened("")
+        foreign = tmp_path / "foreign.jsonl"
+        channel.send(sock, p.Play(str(foreign), header(2), "quiz=tests.core.imported_by_a_message"))
+        refused = until(sock, lambda m: isinstance(m, p.Refused))
+        assert "\n" not in refused.line and "tests.core.imported_by_a_message" in refused.line, refused
+        # a game it knows, but a screen to start again that would import another package: refused too
+        channel.send(sock, p.Play(str(foreign), header(2), QUIZ, ("--register", "quiz=tests.core.imported_by_a_message")))
+        refused = until(sock, lambda m: isinstance(m, p.Refused))
+        assert "tests.core.imported_by_a_message" in refused.line, refused
+        journal = tmp_path / "q.jsonl"
+        channel.send(sock, p.Play(str(journal), header(2), QUIZ))  # the next game, one it knows
+        until(sock, lambda m: isinstance(m, p.View))
+        channel.send(sock, p.Stop(p.EndReason.MENU))
+        assert until(sock, lambda m: isinstance(m, p.Ended)).reason == p.EndReason.MENU
+        channel.send(sock, p.Stop(p.EndReason.QUIT))
+        assert proc.wait(HANG_S) == 0
+    assert not any(MARK in line for line in err.lines), err.lines
+    assert not foreign.exists() and ended_in_journal(journal)[-1] == "end"

@@ -47,20 +47,21 @@ def every_message() -> list[p.Message]:
     monitor.edge(Edge(0, "bell", 0, 1_000), 1)
     monitor.step(50_000)
     roll_call = p.RollCallView({"phase": "roll call", "missing": ["Bára"], "answered": 2, "total": 3}, strip)
-    return [view, p.Opened("gpio (stamps to 1 µs)"), p.Refused("cannot open the gpio inputs"), roll_call, p.Ended("menu", summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
+    return [view, p.Opened("gpio (stamps to 1 µs)"), p.Refused("cannot open the gpio inputs"), roll_call, p.Ended(p.EndReason.MENU, summary={"winner": 1}, decisions=[[1, 2, None]], loaded={"pygame": False},
                           unsaved=3, unsaved_path="/tmp/q.jsonl.unsaved",
                           played=p.Played("quiz", ("Ana", "Bára"), False, {"scores": [2, 1]}, (2, 1), None, 3, 10)),
-            p.Start({"type": "session", "game": "quiz", "players": 3}),
+            p.Start(p.NewGame("quiz", 3, 11, {"questions": 12}, ("Ana", "Bára", "Cyril"))),
+            p.Start(p.NewGame("reaction", 2, 0, {}, None, "demo"), p.Bots(True)),
             p.Between(strip, (Press(-1, "arm", 4_321, precision_us=1, edges=2, source_event=""),)),
             p.DiagView(monitor.view()["inputs"], monitor.strip()),
-            p.Play("/j/quiz.jsonl", {"type": "session", "game": "quiz"}, "quiz=games.quiz", ("--fps", "60"),
+            p.Play("/j/quiz.jsonl", p.NewGame("quiz", 2, 1, {}), "quiz=games.quiz", ("--fps", "60"),
                    roll_call=True, web=True), p.Play("/j/quiz.jsonl", None, "quiz=games.quiz", carry_on=True),
             p.EdgeInput(Edge(1, "bell", 0, 9_000), 250),
             p.PressInput(Press(2, "bell", 1_234, precision_us=250, clock="board-1", clock_precision_us=3, edges=4,
                                source_event="boot#9")),
             p.NoticeInput(InputNotice(0, "bell", "stuck", 9_500)),
             p.ActionInput(Action("play", 5_678, player=0, args={"card": 3}, precision_us=2_000)),
-            p.WatermarkInput(Watermark("keyboard", 12_345)), p.HostKey("arm", 77), p.Shown(88), p.Stop("quit"),
+            p.WatermarkInput(Watermark("keyboard", 12_345)), p.HostKey("arm", 77), p.Shown(88), p.Stop(p.EndReason.QUIT), p.Stop(),
             p.PressLamps(True), p.Seats({"port": 8080, "pin": "123456"}), p.Hello(p.BOARD, "league b"),
             p.PeerLine("league", "Tournament offline: no route"), p.PeerLine("league", None),
             p.Panel(p.PhonesPanel("http://192.168.1.5:8080", None, (), False)), p.Panel(None), p.ShowPin(),
@@ -69,11 +70,12 @@ def every_message() -> list[p.Message]:
             p.UploadPack("night.csv", "cXVlc3Rpb24sYW5zd2VyCg=="),
             p.Answered(True, ("night.csv: saved in the packs folder (2 questions)",), "night.csv"),
             p.Answered(False, ("no packs folder here",)),
-            p.Play("/j/hands.jsonl", {"type": "session", "game": "hands"}, "hands=tests.web.hands", web=True,
+            p.Play("/j/hands.jsonl", p.NewGame("hands", 2, 3, {}), "hands=tests.web.hands", web=True,
                    pages={"version": 1, "board": "{}", "seats": ["{}", "{}"]}),
             p.Serving("hands=tests.web.hands", {"version": 1, "board": "{}", "seats": ["{}", "{}"]}),
             p.NextGame({"game": "Quiz", "options": [{"key": "rounds", "value": 2, "choices": [[2, "2"]]}]}),
-            p.StartNext(), p.SetOption("rounds", 2), p.SetOption("pack", None), p.HostRenamed(1, "Žofie")]
+            p.StartNext(), p.SetOption("rounds", 2), p.SetOption("pack", None), p.HostRenamed(1, "Žofie"),
+            p.SetLanguage("cs")]
 
 
 def test_every_message_crosses_the_channel_whole() -> None:
@@ -246,3 +248,17 @@ def test_the_screen_stops_with_one_line_when_its_deciding_process_is_of_another_
         screen.close()
         mine.close()
         theirs.close()
+
+
+def test_why_a_game_ended_is_one_of_the_end_reasons_in_the_words_it_always_was() -> None:
+    """A stop's and an end's reason cross the channel as ``EndReason``'s words (the wire form of
+    before), come back as the enum, and a word that is none of them is not a message: refused as it is
+    read, and never written."""
+    stop = channel.decode(json.dumps([p.PROTOCOL, "stop", "quit"]).encode())
+    assert stop == p.Stop(p.EndReason.QUIT) and type(stop.reason) is p.EndReason
+    assert p.dumps(p.Ended(p.NOT_BEGUN)).startswith(f'[{p.PROTOCOL},"ended","not begun"'.encode())
+    for word in ("later", 3, None):
+        with pytest.raises(channel.ChannelError):
+            channel.decode(json.dumps([p.PROTOCOL, "ended", word]).encode())
+    with pytest.raises(channel.ChannelError):
+        channel.encode(p.Stop("later"))  # type: ignore[arg-type]

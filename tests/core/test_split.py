@@ -101,7 +101,7 @@ def test_the_deciding_process_decides_without_pygame_or_aiohttp(tmp_path: Path) 
     with running([sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--journal",
                   str(path), "--new"], ENV, ROOT, stdout=None, pass_fds=[theirs.fileno()]) as (proc, err), mine:
         theirs.close()
-        channel.send(mine, p.Start(box.header(mode="play")))  # it writes the journal
+        channel.send(mine, p.Start(session.new_game(spec, box.settings)))  # it writes the journal
         _i, line = err.wait_for(lambda x: x.startswith("deciding process "))
         assert ready_pid(line) == proc.pid and ("SCHED_FIFO" in line or "nice" in line)
         first = until(mine, lambda m: isinstance(m, p.View))
@@ -135,7 +135,7 @@ def test_the_deciding_process_says_its_start_line_in_the_box_language(tmp_path: 
                   str(tmp_path / "q.jsonl"), "--new", "--lang", "pl"], ENV, ROOT, stdout=None,
                  pass_fds=[theirs.fileno()]) as (proc, err), mine:
         theirs.close()
-        channel.send(mine, p.Start(box.header(mode="play")))
+        channel.send(mine, p.Start(session.new_game(spec, box.settings)))
         _i, line = err.wait_for(lambda x: x.startswith("proces decyzyjny "))
         assert ready_pid(line) == proc.pid
         assert "priorytet czasu rzeczywistego (SCHED_FIFO" in line or "niedozwolony" in line, line

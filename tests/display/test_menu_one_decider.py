@@ -160,15 +160,30 @@ def no_input_here(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_one_deciding_process_holds_the_stations_for_the_menu_and_two_games(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """... and builds each game's session header from the typed game the menu hands over
+    (``NewGame``) on its own profile: the menu's process builds none (it used to, sent as a dict)."""
+    from dataclasses import asdict
+
+    from controller.box import session
+
+    def built_here(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the menu's process built the journal's session header")
+
+    monkeypatch.setattr(session, "people_header", built_here)
     no_input_here(monkeypatch)
     taken = takes(monkeypatch)
     journals = menu_on_the_feed(tmp_path, monkeypatch, host)
     assert len(taken) == 2 and taken[0] == taken[1], taken  # both games: the evening's one process
     played = sorted(journals.glob("*.jsonl"))
     assert len(played) == 2
+    profile = profile_mod.load("header-4")
     for journal in played:
-        kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]
+        records = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+        kinds = [record["type"] for record in records]
         assert kinds[0] == "session" and kinds[-1] == "end" and "press" in kinds, kinds  # the bell, journaled
+        header = records[0]
+        assert (header["profile"], header["mode"], header["stations"], header["debounce"]) == (
+            "header-4", "play", profile.station_kinds()[:4], asdict(profile.debounce))
 
 
 def test_the_deciding_process_killed_between_games_is_started_again_and_the_menu_says_so(
@@ -502,24 +517,25 @@ def decided_in_czech(pid: int, err: str) -> bool:
     return _load("cs").gettext(READY_LINE).split("{priority}")[0].format(pid=pid) in err
 
 
-def test_set_up_again_in_czech_starts_the_evenings_process_in_czech(
+def test_set_up_again_in_czech_tells_the_evenings_process_czech(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
     """"Set up again" on the same wiring with Czech chosen: the test press
-    and the next game are on an evening's process started in Czech (the one
-    that words the phones' and host pages); it used to keep the English one."""
+    and the next game are on the evening's one process, told Czech (it words
+    the phones' and host pages): it decides the game in Czech. It was stopped
+    and another started in Czech (the inputs closed and opened again)."""
     started, taken = starts_in(monkeypatch), takes(monkeypatch)
     menu_on_the_feed(tmp_path, monkeypatch, set_up_again_then_a_game(tmp_path, "cs"), first_run=True)
-    assert [language for _pid, language in started] == ["en", "cs"], started
-    assert taken == [started[1][0]], (started, taken)
+    assert [language for _pid, language in started] == ["en"], started
+    assert taken == [started[0][0]], (started, taken)
     err = capfd.readouterr().err
     assert decided_in_czech(taken[0], err), err
 
 
-def test_the_language_row_changed_before_a_game_starts_its_deciding_process_in_that_language(
+def test_the_language_row_changed_before_a_game_is_told_to_the_evenings_process(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
-    """The menu's Language row turned to Czech, then a game: the evening's
-    process that decides it speaks Czech (it stayed English: the phones'
-    and host pages with it)."""
+    """The menu's Language row turned to Czech, then a game: the evening's one
+    process decides it, speaking Czech (``SetLanguage``). It was stopped and
+    another started in Czech, its inputs closed and opened again."""
     from tests.display.test_menu_panel import panel_of
 
     started, taken = starts_in(monkeypatch), takes(monkeypatch)
@@ -540,8 +556,8 @@ def test_the_language_row_changed_before_a_game_starts_its_deciding_process_in_t
         yield [pygame.K_ESCAPE]
 
     menu_on_the_feed(tmp_path, monkeypatch, script)
-    assert [language for _pid, language in started] == ["en", "cs"], started
-    assert taken == [started[1][0]], (started, taken)
+    assert [language for _pid, language in started] == ["en"], started
+    assert taken == [started[0][0]], (started, taken)
     err = capfd.readouterr().err
     assert decided_in_czech(taken[0], err), err
 

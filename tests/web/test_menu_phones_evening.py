@@ -160,8 +160,9 @@ def test_the_menus_phones_server_is_one_process_for_the_evening(
     assert re.fullmatch(r"\d+", str(port))
 
 
-def language_changed(seen: dict[str, Any], player: Any, capsys: pytest.CaptureFixture[str]) -> Script:
-    """A game with phones in English; the Language row to Čeština; the next game with phones."""
+def language_changed(seen: dict[str, Any], player: Any, other: Any, capsys: pytest.CaptureFixture[str]) -> Script:
+    """A game with phones in English; the Language row to Čeština; the next game with phones, on the
+    same phone's page (never scanned again); another phone opens the seat picker."""
     frame = yield []
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
     while not fiki_miki_chosen(frame):  # the game row (the first) to Fiki Miki
@@ -170,6 +171,7 @@ def language_changed(seen: dict[str, Any], player: Any, capsys: pytest.CaptureFi
     frame = yield from until(frame, lambda f: not asked(f, MENU_HINT))
     [line] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]  # the phones' server's line
     port = seen["port"] = port_in(line)
+    seen["listeners"] = listeners(port)
     seated(player, port)
     expect(player.locator("html")).to_have_attribute("lang", "en")
     playing(player)  # game 1, in English
@@ -189,10 +191,11 @@ def language_changed(seen: dict[str, Any], player: Any, capsys: pytest.CaptureFi
     frame = yield from until(frame, lambda f: not asked(f, MENU_HINT))
     frame = yield [Reached("game 2 started")]
     seen["lines"] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]
-    seated(player, port)  # the address the phone has (the QR code scanned again)
-    seen["lang"] = player.locator("html").get_attribute("lang")
-    playing(player)  # its turn said in Czech
+    playing(player)  # the same page, its seat kept: its turn said in Czech (the deciding process's words)
     seen["game 2"] = True
+    seen["listeners 2"] = listeners(port)
+    other.goto(f"http://localhost:{port}/play")
+    seen["lang"] = other.locator("html").get_attribute("lang")  # the server's own words
     frame = yield [pygame.K_ESCAPE]
     frame = yield [pygame.K_ESCAPE]
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
@@ -202,13 +205,19 @@ def language_changed(seen: dict[str, Any], player: Any, capsys: pytest.CaptureFi
 def test_the_phones_pages_follow_the_menus_language_row(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], phone: Any) -> None:
     """The host switches the Language row between two games with phones: the phones' pages of the
-    second speak Czech (the evening's phones' server is started again in it, on the same port)."""
+    second speak Czech, the phone on the page it had (its seat kept), served by the same process (the
+    evening's deciding process, told the language, tells it), decided by the same deciding process.
+    Both used to be started again in Czech: the phones lost their seats and scanned the QR code again."""
+    from tests.display.test_menu_one_decider import starts
+
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, language_changed(seen, phone(), capsys))
+    started = starts(monkeypatch)
+    kiosk = Kiosk(monkeypatch, language_changed(seen, phone(), phone(), capsys))
     assert main(["--lang", "en", *menu_args(tmp_path, "--players", "2", "--web", "0")]) == 0
     assert kiosk.stuck is None, (kiosk.stuck, seen)
     assert seen.get("game 1") and seen.get("game 2"), seen
-    assert seen["lang"] == "cs" and len(seen["lines"]) == 1, seen  # the new server's line: its address and PIN
-    assert port_in(seen["lines"][0]) == seen["port"]
+    assert seen["lang"] == "cs" and seen["lines"] == [], seen  # no new server: no new address or PIN said
+    assert seen["listeners"] and seen["listeners 2"] == seen["listeners"], seen  # the same process serves
+    assert len(started) == 1, started  # one deciding process for the evening
     assert listeners(seen["port"]) == set()  # the menu ended: so did its phones' server
