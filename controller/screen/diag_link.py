@@ -109,7 +109,7 @@ class DiagLink:
         """It closes the inputs (lamps off) and exits; waited for."""
         if self.sock is not None:
             with contextlib.suppress(OSError):
-                channel.send(self.sock, p.Stop("quit"))
+                channel.send(self.sock, p.Stop(p.EndReason.QUIT))
             self.sock.close()
             self.sock = None
         if self.process is not None:
