@@ -1,8 +1,7 @@
 """The companion pages' fixtures: a live game as ``play --web`` runs it by
 default (``served``: its deciding process and its phones' server, each a
-process of its own), the older one-process harness for the few tests that
-must reach inside the server (``served_one_process``), and Debian's chromium
-driven by Playwright (never Playwright's own browser download)."""
+process of its own), and Debian's chromium driven by Playwright (never
+Playwright's own browser download)."""
 
 from __future__ import annotations
 
@@ -16,26 +15,21 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from benchmarks import one_process
-from benchmarks.companion_box import serve
-from benchmarks.one_process import OneProcessGame
 from controller import channel
 from controller import protocol as p
-from controller.box import session
 from controller.box.press import Press
 from controller.box.timeline import box_now_us
 from controller.screen import live
 from controller.screen.screen import Screen
 from controller.web.seats import board_url, host_url, join_url
-from controller.web.server import CompanionServer
 from games import registry
+from games.base import Action
 from tests import runtimes
 from tests.processes import HANG_S, Lines, connect_when_listening, running
 from tests.runtimes import CHROMIUM
@@ -122,7 +116,11 @@ class Served:
     screen's process, headless), its deciding process and its phones' server,
     each a process of its own. The test is a second viewer on the deciding
     process's viewer socket: it reads each view (what the screen draws) and
-    sends what ``play``'s screen sends (station presses, host keys by name)."""
+    sends what ``play``'s screen sends (station presses, host keys by name)
+    and what the phones' server sends (a seat's move). Started with
+    ``pages``, it follows the phones' pages too (``Hello`` as the phones'
+    server says it), as the deciding process builds them: each seat's page,
+    private hand and moves offered included."""
 
     def __init__(self, game: str, proc: subprocess.Popen[str], err: Lines, sock: socket.socket, pages: Pages) -> None:
         self.game, self.proc, self.err, self.sock = game, proc, err, sock
@@ -130,6 +128,10 @@ class Served:
         self._views = threading.Condition()
         self._view: p.View = p.NO_VIEW
         self.ended: p.Ended | None = None
+        #: the phones' pages the deciding process sent last (``views.snapshot_message``), with ``pages``
+        self._pages: dict[str, Any] | None = None
+        #: the version of the pages it published last to every page (0: none since this peer followed them)
+        self._published = 0
         #: the box's data folder (``XDG_DATA_HOME``): the packs folder is data/buzzerbox/packs
         self.data = Path()
         self._closed = False
@@ -142,6 +144,7 @@ class Served:
                 with self._views:
                     if isinstance(message, p.View):
                         self._view = message
+                        self._take_pages(message)
                     elif isinstance(message, p.Ended):
                         self.ended = message
                     self._views.notify_all()
@@ -151,6 +154,19 @@ class Served:
             with self._views:
                 self._closed = True
                 self._views.notify_all()
+
+    def _take_pages(self, view: p.View) -> None:
+        """The pages a view carries. The first, the answer to this peer's ``Hello``, was built for it
+        alone (a version no phone gets); the views after it carry what every page got."""
+        if view.companion is None:
+            return
+        if self._pages is not None:
+            self._published = int(view.companion["version"])
+        self._pages = view.companion
+
+    def follow_pages(self) -> None:
+        """From now on the views carry the phones' pages (this peer says it serves them, as their server does)."""
+        self.send(p.Hello(p.PHONES, "the test's view of the pages"))
 
     @property
     def view(self) -> p.View:
@@ -162,6 +178,20 @@ class Served:
     def public(self) -> Mapping[str, Any]:
         """The game's public view, as the newest view has it."""
         return self.view.public
+
+    @property
+    def pages_version(self) -> int:
+        """The version of the phones' pages the deciding process published last (0: none since this peer
+        followed them): each seat's page says it (its ``version``) once the phone has it."""
+        with self._views:
+            return self._published
+
+    def seat(self, seat: int) -> dict[str, Any]:
+        """Seat ``seat``'s page as the deciding process built it last (``pages``): its private view
+        (``private``), the moves its phone is offered (``moves``), its phase."""
+        with self._views:
+            assert self._pages is not None, "no pages: start the game with pages=True"
+            return dict(json.loads(self._pages["seats"][seat]))
 
     def wait(self, predicate: Callable[[], bool], timeout: float = READY_MS / 1000) -> None:
         """Until ``predicate`` holds, looked at again at each view (a hang guard only)."""
@@ -197,6 +227,10 @@ class Served:
         """A host key by name (arm, correct, ...), stamped as ``play``'s screen stamps it."""
         self.send(p.HostKey(name, self.now_us()))
 
+    def move(self, seat: int, kind: str, args: Mapping[str, Any]) -> None:
+        """A seat's move, stamped now, as the phones' server hands the deciding process a phone's tap."""
+        self.send(p.ActionInput(Action(kind, self.now_us(), seat, dict(args))))
+
     def take_seat(self, page: Any, seat: int) -> Any:
         """``page`` takes ``seat`` on the seat picker (the QR code's page), as a player does."""
         from playwright.sync_api import expect
@@ -231,6 +265,12 @@ class Served:
         assert self.ended is not None
         return self.ended
 
+    def power_cut(self) -> None:
+        """Every process of the game killed at once, as a power cut stops the box: nothing is said to
+        the pages (no "ended"), their sockets just die."""
+        kill_all([self.proc.pid, *descendants(self.proc.pid)])
+        self.proc.wait(HANG_S)
+
 
 def descendants(pid: int) -> list[int]:
     """Every process ``pid`` started, at any depth, that still runs (from /proc)."""
@@ -242,16 +282,35 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def pidfds(pids: list[int]) -> list[int]:
+    """A pidfd of each of ``pids`` still running: a signal through one never reaches another process
+    that took a reaped one's id."""
+    fds: list[int] = []
+    for pid in pids:
+        with contextlib.suppress(OSError):  # gone already
+            fds.append(os.pidfd_open(pid))
+    return fds
+
+
+def kill_all(pids: list[int]) -> None:
+    """SIGKILL to each of ``pids`` still running."""
+    fds = pidfds(pids)
+    try:
+        for fd in fds:
+            with contextlib.suppress(OSError):  # it ended: nothing to kill
+                signal.pidfd_send_signal(fd, signal.SIGKILL)
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
 def ended(s: Served) -> None:
     """The game closed as ``play``'s window closes it, and every process of it gone: the phones'
     server runs in a session of its own (it outlives a killed screen), so killing ``play``'s group
     would leave it waiting for a deciding process for ``peer.PEER_WAIT_S``; after the game's end it
     ends by itself. Whatever is left after that is killed through a pidfd taken before the stop
     (by a plain id, a process that ended and was reaped meanwhile could be another's by now)."""
-    started: list[int] = []
-    for pid in descendants(s.proc.pid):
-        with contextlib.suppress(OSError):  # gone already
-            started.append(os.pidfd_open(pid))
+    started = pidfds(descendants(s.proc.pid))
     try:
         with contextlib.suppress(AssertionError, OSError):  # a game that ended or died already
             s.stop()
@@ -271,20 +330,42 @@ def shut(sock: socket.socket) -> None:
         sock.shutdown(socket.SHUT_RDWR)
 
 
+#: the header's GPIOs a test's wiring profile wires, in order: none reserved (0, 1, 14, 15), nor 2 and 3
+#: (their fixed pull-ups are for lamps)
+FREE_GPIOS = [pin for pin in range(4, 28) if pin not in (14, 15)]
+
+
+def wiring(path: Path, names: Sequence[str]) -> Path:
+    """A wiring profile (GPIO: mock pins in a test) with a station per name, as long as a profile
+    allows (``profile.MAX_NAME``, longer than the menu's): each a bell and as many answer buttons
+    (a, b ...) as the header's free pins allow, four at most (a pack's most choices)."""
+    buttons = min(4, len(FREE_GPIOS) // len(names) - 1)
+    pins = iter(FREE_GPIOS)
+    lines = ['name = "long-names"', 'source = "gpio"']
+    for name in names:
+        inputs = ", ".join(f"{key} = {next(pins)}" for key in ["bell", *"abcd"[:buttons]])
+        lines += ["[[stations]]", f"name = {json.dumps(name)}", f"inputs = {{ {inputs} }}"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Served]]:
     """A live game as ``buzzerbox play --web`` runs it by default: ``play``
     (headless), its deciding process and its phones' server are processes of
     their own, killed with their group afterwards. ``names``: the players' names
-    as the menu saves them; ``lang``: the box's language; ``verbose``: its
-    processes log what they did (``-v``); ``options``: ``--option``s."""
+    as the menu saves them; ``stations``: the stations' names of a wiring
+    profile instead (on mock GPIO pins; as many stations as ``players``);
+    ``lang``: the box's language; ``verbose``: its processes log what they did
+    (``-v``); ``port``: the phones' server's (0: any free one); ``pages``: the
+    test follows the phones' pages (``Served.seat``); ``options``: ``--option``s."""
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # this process only draws a view for a screenshot
     monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
     stack = contextlib.ExitStack()
     stack.enter_context(registry.register("hands", "tests.web.hands"))
 
-    def start(game: str, players: int, names: list[str] | None = None, *, lang: str = "en", verbose: bool = False,
-              **options: Any) -> Served:
+    def start(game: str, players: int, names: list[str] | None = None, *, stations: Sequence[str] | None = None,
+              lang: str = "en", verbose: bool = False, port: int = 0, pages: bool = False, **options: Any) -> Served:
         where = tmp_path_factory.mktemp("served")
         registered = ",".join(f"{name}={registry.package_of(name)}" for name in registry.available()
                               if not registry.package_of(name).startswith("games."))
@@ -293,10 +374,16 @@ def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
         if names is not None:  # as the menu saves them (session.names_path)
             (where / "data" / "buzzerbox").mkdir(parents=True)
             (where / "data" / "buzzerbox" / "players.json").write_text(json.dumps({"keyboard": names}))
+        if stations is not None:  # a profile's stations: as many players as it has
+            assert len(stations) == players
+            seats = ["--profile", str(wiring(where / "long-names.toml", stations))]
+            env["GPIOZERO_PIN_FACTORY"] = "mock"
+        else:
+            seats = ["--players", str(players)]
         views_at = where / "views.sock"
-        argv = [sys.executable, "-c", LAUNCH, *(["-v"] if verbose else []), "play", game, "--players", str(players),
+        argv = [sys.executable, "-c", LAUNCH, *(["-v"] if verbose else []), "play", game, *seats,
                 "--seed", "7", "--headless", "--seconds", str(20 * HANG_S), "--lang", lang, "--journal", str(where / "game.jsonl"),
-                "--web", "0", "--viewer-socket", str(views_at)]
+                "--web", str(port), "--viewer-socket", str(views_at)]
         for key, value in options.items():
             argv += ["--option", f"{key}={value if isinstance(value, str) else json.dumps(value)}"]
         proc, err = stack.enter_context(running(argv, env, ROOT))
@@ -310,70 +397,11 @@ def served(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyP
         stack.callback(shut, sock)
         stack.callback(ended, s)
         s.data = where / "data"
+        if pages:
+            s.follow_pages()
+            s.wait(lambda: s._pages is not None)
         s.wait(lambda: s.view.version > 0)
         return s
 
     with stack:
         yield start
-
-
-@dataclass
-class OneProcessServed:
-    game: one_process.LiveGame
-    server: CompanionServer
-    thread: threading.Thread
-
-    @property
-    def box(self) -> Any:
-        return self.game.box
-
-    def stop(self) -> None:
-        """End the HDMI loop (as closing the window does); the server stays for the test."""
-        import pygame
-
-        if self.thread.is_alive():
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-            self.thread.join(HANG_S)
-
-    def wait(self, predicate: Callable[[], bool], timeout: float = READY_MS / 1000) -> None:
-        end = time.monotonic() + timeout
-        while not predicate():
-            if time.monotonic() > end:
-                raise AssertionError("timed out waiting")
-            time.sleep(0.02)
-
-
-@pytest.fixture
-def served_one_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., OneProcessServed]]:
-    """The older design's live game (``benchmarks/one_process.py``): the companion
-    server on loopback and the HDMI loop (dummy video driver) on a thread, all in
-    this process. Only for a test that must look inside the HDMI presenter (its
-    overlay's QR code, a screenshot of its frame), which ``served`` (the split
-    design ``play --web`` runs) keeps in a process of its own."""
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-    started: list[OneProcessServed] = []
-    registered = registry.register("hands", "tests.web.hands")
-    registered.__enter__()
-
-    def start(game: str, players: int, names: list[str] | None = None, **options: Any) -> OneProcessServed:
-        spec = registry.get(game)
-        box = session.new_box(spec, spec.settings(players, seed=7, **options), None, None, station_names=names)
-        presenter = live.presenter_for(box.spec, Screen.open(headless=True, size=(1280, 720)), sound=None,
-                                       colors=None)
-        lg = OneProcessGame(box, presenter)  # the pages' harness: one process, no second
-        lg.companion = serve(box, [presenter.scene, presenter.results], 0, bind="127.0.0.1", address="127.0.0.1")
-        # the loop plays until the test stops it (below): a busy machine's long test is no reason for the
-        # game to end under it, so its own bound is only a hang guard far beyond any test
-        thread = threading.Thread(target=lg.run, kwargs={"realtime": True, "seconds": 20 * HANG_S, "fps": 30},
-                                  daemon=True)
-        thread.start()
-        s = OneProcessServed(lg, lg.companion, thread)
-        started.append(s)
-        return s
-
-    yield start
-    for s in started:
-        s.stop()
-        one_process.stop_companion(s.game)
-    registered.__exit__(None, None, None)

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from controller.box.profile import MAX_NAME
 from controller.box.session import NAME_LENGTH
 from games import registry
-from tests.web.conftest import READY_MS, OneProcessServed, Served
+from tests.web.conftest import READY_MS, Served
 from tests.web.phones import SCREENS
 
 #: the size of every element holding text of its own, and how wide the page is against the window
@@ -112,11 +112,10 @@ def test_the_scoreboard_fits_the_tv_without_scrolling(served: Any, browser: Any,
 
 
 @pytest.mark.parametrize(("game", "players"), BOARD_GAMES)
-def test_the_scoreboard_fits_a_profile_s_longest_station_names(served_one_process: Any, browser: Any, game: str,
+def test_the_scoreboard_fits_a_profile_s_longest_station_names(served: Any, browser: Any, game: str,
                                                                players: int) -> None:
-    """A wiring profile's station names may be longer than the menu's (``MAX_NAME``). On the
-    one-process harness: ``play`` shows a profile's names only on that profile's wired stations,
-    which a test cannot open; the page lays them out the same whoever serves it."""
+    """A wiring profile's station names may be longer than the menu's (``MAX_NAME``): ``play --web``
+    on a profile's stations (mock GPIO pins), each named as long as a profile allows."""
     assert len(LONGEST_NAME) == MAX_NAME  # the test's long name is as long as a profile allows
-    s: OneProcessServed = served_one_process(game, players, names=[LONGEST_NAME] * players)
+    s: Served = served(game, players, stations=[LONGEST_NAME] * players)
     fits(browser, s.server.board_url(), players, LONGEST_NAME, shot=False)

@@ -7,7 +7,6 @@ the scoreboard follows."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import tempfile
 from pathlib import Path
@@ -17,8 +16,9 @@ from playwright.sync_api import expect
 
 from controller.box.runtime import Box
 from controller.box.session import game_settings
+from controller.web.seats import seat_url
 from games import registry
-from tests.web.conftest import READY_MS, OneProcessServed, Served
+from tests.web.conftest import Served
 
 #: BUZZERBOX_SCREENS=docs/screens saves the pictures where the docs show them; else a temporary folder
 SCREENS = Path(os.environ.get("BUZZERBOX_SCREENS") or tempfile.mkdtemp(prefix="companion-screens-"))
@@ -169,40 +169,46 @@ def test_the_host_page_arms_and_judges_a_quiz_question_and_the_scoreboard_follow
     s.stop()
 
 
-#: counts the sockets a page opens (in the page: no event to wait for)
+#: counts the sockets a page opens and keeps the newest (in the page: no event to wait for)
 COUNT_SOCKETS = ("window.socketsOpened = 0; const Opened = window.WebSocket;"
                  "window.WebSocket = class extends Opened {"
-                 " constructor(...args) { super(...args); window.socketsOpened += 1; } };")
+                 " constructor(...args) { super(...args); window.socketsOpened += 1; window.newestSocket = this; } };")
 
 
-def test_a_phone_whose_connection_drops_takes_its_seat_back_and_plays_on(served_one_process: Any, phone: Any) -> None:
+def test_a_phone_whose_connection_drops_takes_its_seat_back_and_plays_on(served: Any, phone: Any) -> None:
     """A sleeping phone loses its socket; the page reconnects by itself, says
-    hello with its token again and continues its message numbers. (On the
-    older design's harness: the test drops the socket from the server's side,
-    which only a server in this process lets it reach; the page's reconnect
-    is the same whoever serves it.)"""
-    s: OneProcessServed = served_one_process("hands", 2)
+    hello with its token again and continues its message numbers. The drop is
+    the network's: the page's socket runs through Playwright's route, which
+    the test cuts at both ends (as the Wi-Fi going does), and the phones'
+    server of ``play --web`` sees it go."""
+    s: Served = served("hands", 2)
     a = phone()
     a.clock.install()  # its timers also run when the test says (a reconnect is a timer)
     a.add_init_script(COUNT_SOCKETS)
-    a.goto(s.server.seat_url(0))
+    links: list[tuple[Any, Any]] = []  # each socket the page opened: (its page's end, its server's end)
+    a.route_web_socket("**/ws/seat", lambda ws: links.append((ws, ws.connect_to_server())))
+    s.take_seat(a, 0)
     a.wait_for_selector("#moves button")
-    s.wait(lambda: s.server.joined() == [True, False])
-    loop = s.server.loop
-    assert loop is not None
-    for ws in list(s.server._seat_sockets[0]):  # the Wi-Fi drops it (as a phone going to sleep does)
-        asyncio.run_coroutine_threadsafe(ws.close(code=1001), loop).result(READY_MS / 1000)
-    s.wait(lambda: s.server.joined() == [True, False] and s.server.refusals == 0)
-    expect(a.locator("#status")).to_have_text("Seat 1")  # welcomed again
+    s.wait(lambda: s.view.phones is not None and s.view.phones.held == (True, False))
+    expect(a.locator("#status")).to_have_text("Seat 1")  # welcomed
+    opened = a.evaluate("window.socketsOpened")
+    for page_end, server_end in links:  # the Wi-Fi drops it (as a phone going to sleep does)
+        server_end.close(code=1001)
+        page_end.close(code=1001)
+    a.wait_for_function("n => window.socketsOpened > n", arg=opened)  # it connects again by itself
+    expect(a.locator("#status")).to_have_text("Seat 1")  # welcomed again: its token taken, no refusal
+    s.wait(lambda: s.view.phones is not None and s.view.phones.held == (True, False))
     a.locator("#moves button").first.click()
-    s.wait(lambda: len(s.box.engine.played) == 1)
+    s.wait(lambda: len(s.public["played"]) == 1)
 
-    b = phone()  # the same seat opened on a second phone: the first one steps back and says so
-    b.goto(s.server.seat_url(0))
+    kept = a.evaluate("JSON.parse(sessionStorage.getItem('buzzerbox-seat'))")
+    b = phone()  # the same seat opened on a second phone (its own address): the first one steps back and says so
+    b.goto(seat_url(s.server.base_url, 0, kept["token"]))
     expect(a.locator("#status")).to_contain_text("another phone")
     b.wait_for_selector("#private .chip")
     opened = a.evaluate("window.socketsOpened")
     a.clock.run_for(10_000)  # longer than any reconnect back-off: a pause proved nothing on a busy machine
     assert a.evaluate("window.socketsOpened") == opened  # the first page does not reconnect and take it back
-    s.wait(lambda: len(s.server._seat_sockets[0]) == 1)  # the first page's socket closed: the second's is left
+    assert a.evaluate("window.newestSocket.readyState") == 3  # its socket closed: the second's is left
+    s.wait(lambda: s.view.phones is not None and s.view.phones.held == (True, False))
     expect(b.locator("#status")).not_to_contain_text("another phone")

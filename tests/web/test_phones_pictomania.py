@@ -6,18 +6,15 @@ the HDMI scene (dummy driver) lists the guesses in the order they came."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from controller.box.inputs import HOST_STATION
-from controller.box.press import Press
 from controller.box.timeline import box_now_us
-from controller.screen.loop import snapshot
 from games.toolkit import theme
-from tests.web.conftest import OneProcessServed, Served
+from tests.web.conftest import Served
 from tests.web.phones import SCREENS
 
 
@@ -26,21 +23,32 @@ def _guess(page: Any, drawer_name: str, number: int) -> None:
     row.locator("button.choice", has_text=str(number)).click()
 
 
+#: how far apart the two right guesses come (game µs): well apart, the box orders arrivals no finer than
+#: its tie window (the order of two guesses apart is the order they came)
+APART_US = 100_000
+#: each move the page sends (in the page: which moves a tap sent, none missed)
+SENT_MOVES = """(() => {
+  window.__moves = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    try { const m = JSON.parse(data); if (m.type === "move") window.__moves.push(m); } catch (e) {}
+    return send.call(this, data);
+  };
+})();"""
+
+
 def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_order(
-        served_one_process: Any, phone: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    # On the older design's harness: two bells stamped 20 ms apart are delivered the other way round
-    # inside the report delay, which the test guarantees only by holding the box's lock across both
-    # deliveries (and setting its guard); across a process boundary a busy machine could put the
-    # deciding thread's step between them. The pages themselves are played on the split design below.
-    s: OneProcessServed = served_one_process("pictomania", 3)
-    engine = s.box.engine
+        served: Any, phone: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    s: Served = served("pictomania", 3, pages=True)
     pages = [phone(), phone(), phone()]
+    pages[0].add_init_script(SENT_MOVES)
     for seat, page in enumerate(pages):
-        page.goto(s.server.seat_url(seat))
+        s.take_seat(page, seat)
         expect(page.locator(".w-note").first).to_contain_text("the host deals")
-    s.box.press(Press(HOST_STATION, "arm", box_now_us()))  # the host deals the secrets
-    s.wait(lambda: engine.phase.value == "drawing")
-    secrets = [engine.private_view(p)["secret"] for p in range(3)]
+    s.press(HOST_STATION, "arm")  # the host deals the secrets
+    s.wait(lambda: s.public["phase"] == "drawing" and s.pages_version > 0)
+    s.wait(lambda: s.seat(0)["phase"] == "drawing")
+    secrets = [s.seat(p)["private"]["secret"] for p in range(3)]  # as the deciding process dealt them
     for seat, page in enumerate(pages):
         mine = secrets[seat]
         expect(page.locator(".w-heading h2", has_text="Your word")).to_have_text(f"Your word: {mine['letter']}{mine['number']}")
@@ -55,55 +63,53 @@ def test_three_phones_guess_bells_take_the_bonus_and_the_reveal_keeps_guess_orde
 
     right = secrets[0]["number"]
     _guess(pages[1], "Player 1", right)  # seat 1 is right about seat 0's drawing, first
-    s.wait(lambda: len(engine.round.guesses) == 1)
-    time.sleep(0.1)  # well apart: the box orders arrivals no finer than tie_window_us
+    s.wait(lambda: sum(s.public["guesses_made"]) == 1)
+    first = s.seat(1)["private"]["guesses"][0]["t_us"]
+    s.wait(lambda: s.now_us() >= first + APART_US)  # the box's clock, not the test's: the next guess comes later
     _guess(pages[2], "Player 1", right)  # seat 2 is right too, second
-    s.wait(lambda: len(engine.round.guesses) == 2)
+    s.wait(lambda: sum(s.public["guesses_made"]) == 2)
     _guess(pages[0], "Player 2", secrets[1]["number"] % 7 + 1)  # seat 0 is wrong about seat 1's: the black sheep
-    s.wait(lambda: len(engine.round.guesses) == 3)
+    s.wait(lambda: sum(s.public["guesses_made"]) == 3)
     expect(pages[1].locator(".guess-row", has=pages[1].locator(".who", has_text="Player 1"))
            .locator("button.choice.chosen")).to_have_text(str(right))
     expect(pages[1].locator(".w-facts").first).to_contain_text("Your guesses so far")
     pages[1].screenshot(path=str(SCREENS / "phone-pictomania.png"), full_page=True)
 
     admit = pages[0].locator("button.style-danger")
-    sent = s.server._last_seq.get(0, 0)  # the page's moves are numbered, in the order it sends them
+    sent = pages[0].evaluate("window.__moves.length")  # the moves the page sent so far
     admit.click()  # "I drew the wrong word" cannot be taken back: one tap only asks again
     expect(admit).to_contain_text("Tap again")
     # a later move on the same socket (the token its bell takes, as it was): had the tap sent anything,
-    # this one would not be the next number (a pause proved nothing on a busy machine)
+    # it would be among the moves sent since, before this one (a pause proved nothing on a busy machine)
     token_pad = pages[0].locator(".guess-row", has=pages[0].locator(".who", has_text="0: none"))
+    version = s.pages_version
     token_pad.locator("button.choice", has_text="max").click()
-    s.wait(lambda: s.server._last_seq.get(0, 0) > sent)
-    assert s.server._last_seq[0] == sent + 1
-    assert not engine.round.admitted
+    pages[0].wait_for_function("n => window.__moves.length > n", arg=sent)
+    moves = pages[0].evaluate("window.__moves")
+    assert [m["kind"] for m in moves[sent:]] == ["choose_token"], moves[sent:]  # the token's alone: no admission
+    s.wait(lambda: s.pages_version > version)  # the deciding process took it
+    assert not s.seat(0)["private"]["admitted"]
 
-    # the bells: seat 2 stamped first but delivered second, 20 ms later, inside the report delay the
-    # box is told its bells have (a guard no longer sits at a 50 ms floor after any earlier lateness);
-    # once the new guard's horizon has caught up with what the game already decided
-    with s.box.lock:
-        s.box.latency_guard_us = s.box.stated_delay_us = 25_000
-    s.wait(lambda: box_now_us() + s.box.time_offset_us - 25_000 >= s.box.engine_until_us)
-    with s.box.lock:  # both delivered before the deciding thread steps again: the 20 ms apart are the test's
-        now = box_now_us()
-        s.box.press(Press(0, "bell", now))
-        s.box.press(Press(2, "bell", now - 20_000))
-    s.wait(lambda: engine.round.bonus[0] is not None and engine.round.bonus[2] is not None)
-    assert (engine.round.bonus[2], engine.round.bonus[0]) == (3, 2)
+    # the bells: seat 2 stamped first but delivered second, 20 ms later; both stamped ahead of now, so
+    # both are in before the box decides either (on a busy machine a bell stamped now could be decided
+    # before the other is read), and the box plays them in the order of their stamps
+    rung = box_now_us() + 500_000
+    s.press(0, t_us=rung)
+    s.press(2, t_us=rung - 20_000)
+    s.wait(lambda: s.public["bonus"][0] is not None and s.public["bonus"][2] is not None)
+    assert (s.public["bonus"][2], s.public["bonus"][0]) == (3, 2)
     expect(pages[2].locator(".w-note.tone-good")).to_contain_text("you took the bonus token 3")
     expect(pages[1].locator("button", has_text="Done")).to_have_count(0)  # the bell stays on the station
-    s.box.press(Press(1, "bell", box_now_us()))
-    s.wait(lambda: engine.phase.value == "review")
+    s.press(1)
+    s.wait(lambda: s.public["phase"] == "review")
 
-    s.box.press(Press(HOST_STATION, "arm", box_now_us()))  # reveal
-    s.wait(lambda: engine.phase.value == "revealed")
-    pile = engine.public_view()["reveal"]["drawers"][0]["guesses"]
+    s.press(HOST_STATION, "arm")  # reveal
+    s.wait(lambda: s.public["phase"] == "revealed")
+    pile = s.public["reveal"]["drawers"][0]["guesses"]
     assert [(g["guesser"], g["correct"], g["token"], g["tie"]) for g in pile] == [(1, True, 3, False), (2, True, 1, False)]
     expect(pages[1].locator(".w-facts").last).to_contain_text("Round 1")
-    s.stop()
-    s.game.presenter.scene.overlays.clear()  # the picture is of the reveal, not of the (closed) server's corner panel
     monkeypatch.setattr(theme, "DRAWN", [])
-    snapshot(s.game.presenter, s.box, s.box.now_us, str(SCREENS / "phone-pictomania-hdmi-reveal.png"), (1280, 720))
+    s.screenshot(str(SCREENS / "phone-pictomania-hdmi-reveal.png"))  # the reveal as play's screen draws it
     drawn = [asked for asked, *_rest in theme.DRAWN]
     # the reveal draws the right guessers as chips, in the order the guesses came
     first_drawer = drawn.index(next(t for t in drawn if t.startswith("Player 1 drew")))

@@ -11,18 +11,24 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from controller.box.press import Press
-from controller.box.timeline import box_now_us
-from tests.web.conftest import OneProcessServed
+from tests.web.conftest import Served
 from tests.web.phones import SCREENS, card_labels
 
 SHORT = {"seed_cards": [2, 1, 1], "crows": 0, "squirrels": 0}
 ENABLED = ".w-hand .card.legal:not([disabled]), .w-buttons button:not([disabled])"
 
 
-def _labels(s: OneProcessServed, seat: int) -> list[str]:
+def _labels(s: Served, seat: int) -> list[str]:
+    """The seat's hand as the deciding process dealt it, as its cards are labelled."""
     sex = {"m": "♂", "f": "♀"}
-    return [f"{b.value}{sex[b.sex.value]} {b.species}" for b in s.box.engine.hands[seat]]
+    return [f"{b['value']}{sex[b['sex']]} {b['species']}" for b in s.seat(seat)["private"]["hand"]]
+
+
+def _state(s: Served) -> tuple[Any, ...]:
+    """What a move changes: the turn, the phase, the hands' sizes, who laid their final cards."""
+    public = s.public
+    return (public.get("turns"), public["phase"], tuple(len(s.seat(n)["private"]["hand"]) for n in (0, 1)),
+            tuple(public["final_chosen"]))
 
 
 def _tap_a_move(page: Any) -> None:
@@ -40,17 +46,13 @@ def _tap_a_move(page: Any) -> None:
     page.locator(".w-buttons button:not([disabled])").first.click()
 
 
-def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_station(served_one_process: Any,
-                                                                                  phone: Any) -> None:
-    # On the older design's harness: the test plays whichever seat is to act next, checks each phone's
-    # hand against the engine's and waits on the deciding thread's horizon, all of which only a box in
-    # this process shows (the pages show one seat's hand each and no horizon)
-    s: OneProcessServed = served_one_process("piepmatz", 2, **SHORT)
-    engine = s.box.engine
+def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_station(served: Any, phone: Any) -> None:
+    s: Served = served("piepmatz", 2, pages=True, **SHORT)
     pages = [phone(), phone()]
     for seat, page in enumerate(pages):
-        page.goto(s.server.seat_url(seat))
+        s.take_seat(page, seat)
         expect(page.locator(".w-hand .card")).to_have_count(4)
+    for seat, page in enumerate(pages):
         assert card_labels(page) == _labels(s, seat)
     for card in _labels(s, 1):  # every card exists once: seat 1's hand shows nowhere on seat 0's phone
         assert card not in pages[0].inner_text("main")
@@ -59,7 +61,7 @@ def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_stati
     # each card wears its species' colour from the big screen (no two species alike by accident)
     from games.piepmatz.cards import SPECIES_COLORS
 
-    species = [str(b["species"]) for b in s.box.engine.private_view(0)["hand"]]
+    species = [str(b["species"]) for b in s.seat(0)["private"]["hand"]]
     shown = pages[0].locator(".w-hand .card").evaluate_all("cards => cards.map(c => getComputedStyle(c).backgroundColor)")
     assert shown == ["rgb({}, {}, {})".format(*SPECIES_COLORS[k]) for k in species]
 
@@ -75,42 +77,41 @@ def test_two_phones_play_a_short_game_to_the_end_one_move_confirmed_at_the_stati
     first.locator("#hold-box").check()
     first.locator(".w-hand .card.legal").first.click()
     first.locator(".card-actions button").first.click()
-    s.wait(lambda: engine.public_view()["awaiting_confirm"] == [0])
+    s.wait(lambda: s.public["awaiting_confirm"] == [0])
     expect(first.locator(".w-note.tone-turn", has_text="Held")).to_be_visible()
-    held = engine.proposed[0]
-    bird = next(b for b in engine.hands[0] if b.id == held.args["card"])
+    s.wait(lambda: s.seat(0)["private"]["proposed"] is not None)
+    held = s.seat(0)["private"]["proposed"]
+    bird = next(b for b in s.seat(0)["private"]["hand"] if b["id"] == held["args"]["card"])
     from games.piepmatz.phone import bird_label
 
     expect(first.locator(".w-note.tone-turn", has_text="Held")).to_contain_text(  # it says which move is held
-        f"Held: {bird_label(bird.to_json())} behind perch {int(held.args['perch']) + 1}.")
-    assert engine.turns == 0 and len(engine.hands[0]) == 4  # nothing played yet
+        f"Held: {bird_label(bird)} behind perch {int(held['args']['perch']) + 1}.")
+    assert s.public["turns"] == 0 and len(s.seat(0)["private"]["hand"]) == 4  # nothing played yet
     first.screenshot(path=str(SCREENS / "phone-piepmatz-held.png"))
-    rung = box_now_us()
-    s.box.press(Press(1, "bell", rung))  # another station's bell plays nothing for seat 1
-    s.wait(lambda: s.box.horizon_us >= rung + s.box.time_offset_us)  # once the box has decided past it
-    assert engine.public_view()["awaiting_confirm"] == [0] and len(engine.hands[0]) == 4
-    s.box.press(Press(0, "bell", box_now_us()))  # the seat's own station plays the held move
-    s.wait(lambda: engine.public_view()["awaiting_confirm"] == [] and len(engine.hands[0]) < 4)
+    s.press(1)  # another station's bell plays nothing for seat 1: its phone says it has no move waiting
+    expect(pages[1].locator("#status")).to_contain_text("no move waiting")  # the box has decided it
+    assert s.public["awaiting_confirm"] == [0] and len(s.seat(0)["private"]["hand"]) == 4
+    s.press(0)  # the seat's own station plays the held move
+    s.wait(lambda: s.public["awaiting_confirm"] == [] and len(s.seat(0)["private"]["hand"]) < 4)
     first.locator("#hold-box").uncheck()
 
     shot = False
     for _step in range(40):
-        if engine.finished:
+        if s.view.finished:
             break
-        seat = engine.to_act()[0]
-        before = (engine.turns, engine.phase, tuple(map(len, engine.hands)), tuple(engine.final_done))
-        if not shot and engine.phase.value == "play" and seat == 1:
+        seat = next(n for n in (0, 1) if s.seat(n)["private"]["your_turn"])
+        before = _state(s)
+        if not shot and s.public["phase"] == "play" and seat == 1:
             pages[1].wait_for_selector(ENABLED)
             pages[1].locator(".w-hand .card.legal").first.click()
             pages[1].screenshot(path=str(SCREENS / "phone-piepmatz.png"))
             pages[1].locator(".w-hand .card.legal").first.click()  # closes the choices again
             shot = True
         _tap_a_move(pages[seat])
-        s.wait(lambda b=before: (engine.turns, engine.phase, tuple(map(len, engine.hands)),
-                                 tuple(engine.final_done)) != b)
-    assert engine.finished, "the short game did not end within 40 moves"
+        s.wait(lambda b=before: _state(s) != b)  # type: ignore[misc]
+    assert s.view.finished, "the short game did not end within 40 moves"
     assert shot
-    winners = engine.public_view()["winners"]
+    winners = s.public["winners"]
     for seat, page in enumerate(pages):
         expect(page.locator(".w-note").first).to_contain_text("Game over")
         if seat in winners:
