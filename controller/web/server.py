@@ -436,18 +436,18 @@ class CompanionServer(LoopThread):
         if self.on_settled is not None:
             self.on_settled()
 
+    def _unsettled(self) -> None:
+        """``SEATS_WAIT_S`` passed and no seats were handed back: it serves its own new ones."""
+        if not self._settled.is_set():
+            log.warning("companion: no deciding process handed back the seats in %g s: new seats, phones join again",
+                        SEATS_WAIT_S)
+            self._settle_now(None)
+
     async def _admitted(self) -> None:
-        """A socket or an upload waits (``SEATS_WAIT_S`` at most) until the server holds its seats: a phone
-        that rejoined a server started again before then would be refused its seat's code."""
-        if self._let_in is None or self._let_in.is_set():
-            return
-        try:
-            await asyncio.wait_for(self._let_in.wait(), SEATS_WAIT_S)
-        except asyncio.TimeoutError:
-            if not self._settled.is_set():
-                log.warning("companion: no deciding process handed back the seats in %g s: new seats, "
-                            "phones join again", SEATS_WAIT_S)
-                self._settle_now(None)
+        """A socket or an upload waits until the server holds its seats (``SEATS_WAIT_S`` at most: ``_unsettled``):
+        a phone that rejoined a server started again before then would be refused its seat's code."""
+        if self._let_in is not None:
+            await self._let_in.wait()
 
     def _secrets_changed(self) -> None:
         """The deciding process keeps the seats' codes at once, not at the next coalesced push:
@@ -569,6 +569,8 @@ class CompanionServer(LoopThread):
         self._let_in = asyncio.Event()
         if self._settled.is_set():
             self._let_in.set()
+        else:  # none handed back in time (no deciding process listens): it serves its own new seats
+            loop.call_later(SEATS_WAIT_S, self._unsettled)
         self._watcher = loop.create_task(self._watch_next_game())
 
     def _turned(self) -> None:
