@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
+import select
 import socket
 import struct
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -29,7 +32,7 @@ from controller.protocol import ChannelError, Message, VersionMismatch, View, du
 from games.base import GameEvent
 
 __all__ = ["EVENTS_KEPT", "MAX_MESSAGE_BYTES", "ChannelError", "Outbox", "VersionMismatch", "decode", "encode",
-           "receive", "send"]
+           "read_from", "receive", "send"]
 
 log = logging.getLogger("buzzerbox.channel")
 
@@ -56,6 +59,28 @@ def decode(body: bytes) -> Message:
 def send(sock: socket.socket, message: Message) -> None:
     """Write one message now (the viewer's side: it may wait; the deciding process uses an ``Outbox``)."""
     sock.sendall(encode(message))
+
+
+def read_from(fd: int, wait_s: float) -> Message | None:
+    """The one message a pipe (``fd``) carries within ``wait_s`` (the phones' server's start-up:
+    the game it serves on its stdin, its answer on its stdout); None: the pipe closed, or nothing
+    whole came in time; ChannelError: what came is not a message (another install's: VersionMismatch)."""
+    deadline = time.monotonic() + wait_s
+    data, need = b"", _LENGTH.size
+    while len(data) < need:
+        ready, _w, _x = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+        if not ready:
+            return None
+        chunk = os.read(fd, need - len(data))
+        if not chunk:
+            return None
+        data += chunk
+        if need == _LENGTH.size == len(data):
+            (length,) = _LENGTH.unpack(data)
+            if length > MAX_MESSAGE_BYTES:
+                raise ChannelError(f"a message of {length} bytes is over the channel's {MAX_MESSAGE_BYTES}: refused")
+            need += length
+    return decode(data[_LENGTH.size:])
 
 
 def _read_exactly(sock: socket.socket, n: int) -> bytes | None:
@@ -125,13 +150,11 @@ class Outbox:
         with self._wake:
             if self._view is not None:
                 self.dropped_views += 1
-                old = self._view  # the pages' newest snapshot (and a new screen's seats) is kept
+                old = self._view  # the pages' newest snapshot is kept
                 if view.companion is None and view.board is None and pages is None:
                     if old.companion is not None or old.board is not None:
                         view = dataclasses.replace(view, companion=old.companion, board=old.board)
                     pages = self._pages
-                if old.seats is not None and view.seats is None:
-                    view = dataclasses.replace(view, seats=old.seats)
             self._view, self._pages = view, pages
             self._events.extend(events)
             while len(self._events) > EVENTS_KEPT:

@@ -12,6 +12,8 @@ evening's games, ``PressLamps`` (a press lights its station's lamp: the first st
 ``SetLanguage`` (the menu's language, passed on to the phones' server).
 What the deciding process owns and writes for the session (the players' names, the packs folder,
 the first start's choices) is asked of it (``SaveNames``, ``UploadPack``, ``SaveSetup``) and answered (``Answered``), on the menu's channel of requests.
+The phones' server's start-up speaks it too, framed as on a socket, over its pipes: its starter
+writes the game it serves (``Serving``) on its stdin, it answers ``Listening`` (or ``Refused``) on its stdout.
 
 On the wire a message is UTF-8 JSON: ``[PROTOCOL, tag, field, field, ...]``,
 the fields in the class's order, the game's values (public view, strip,
@@ -102,8 +104,6 @@ class View:
     #: the phones' pages' snapshot as JSON data (``views.snapshot_message``): only to the screen serving them
     #: (the deciding process's outbox encodes it as it sends the view: ``channel.Outbox.publish``)
     companion: dict[str, Any] | None = None
-    #: the phones' server's seats' codes, PIN and port: only in the first view to the phones' server
-    seats: dict[str, Any] | None = None
     #: the pages' public board (JSON text, the hall's scoreboard's): only to a board follower (``Hello``),
     #: built after the lamp in a step that decided something; nothing secret (no private hand)
     board: str | None = None
@@ -131,7 +131,8 @@ class Opened:
 @dataclass(frozen=True, slots=True)
 class Refused:
     """The deciding process could not take the game (its inputs would not
-    open, its journal is another's): the one line saying why and the fix."""
+    open, its journal is another's), or the phones' server could not serve
+    (its port is taken: its answer to its starter): the one line saying why and the fix."""
 
     TAG: ClassVar[str] = "refused"
     line: str
@@ -397,8 +398,12 @@ class PressLamps:
 
 @dataclass(frozen=True, slots=True)
 class Seats:
-    """The phones' server's seats' codes, PIN, replay counters and port: kept by
-    the deciding process for a screen it starts again (screen -> deciding)."""
+    """The phones' server's seats' codes, PIN, replay counters and port
+    (``CompanionServer.secrets``): sent whenever they change and to each
+    deciding process it connects to (phones' server -> deciding), which keeps
+    them for its whole life (an evening's every game) and hands them back to
+    a phones' server that says hello (deciding -> phones' server; empty: none
+    kept): one started again restores them, so its phones keep their seats."""
 
     TAG: ClassVar[str] = "seats"
     seats: dict[str, Any]
@@ -452,14 +457,28 @@ class ShowPin:
 
 @dataclass(frozen=True, slots=True)
 class Serving:
-    """The evening's next game with phones (deciding -> the evening's phones' server, as it takes
-    the menu's ``Play``): where the game is imported from (GAME=PACKAGE, one the server knows already:
-    ``registry.known``) and its pages as it starts
-    (until its first snapshot; a seat's page each). The server keeps its port, PIN and seats' codes."""
+    """The game a phones' server serves: where it is imported from (GAME=PACKAGE, one the server knows
+    already: ``registry.known``) and its pages as it starts (until its first snapshot; a seat's page
+    each). Its starter writes one on its stdin (the first game), and the evening's deciding process
+    sends the evening's next game with phones as it takes the menu's ``Play`` (deciding -> phones'
+    server): the server keeps its port, PIN and seats' codes."""
 
     TAG: ClassVar[str] = "serving"
     register: str
     pages: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Listening:
+    """The phones' server listens (its answer to its starter, on its stdout, once it holds its
+    seats): where the phones, the scoreboard and the host page are, the host PIN and the port it
+    bound (its starter starts one again on it). Its refusal is a ``Refused``."""
+
+    TAG: ClassVar[str] = "listening"
+    url: str
+    host: str
+    pin: str
+    port: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -561,7 +580,7 @@ class Answered:
 
 Message = (View | Opened | Refused | RollCallView | Ended | Between | DiagView | Start | Play | EdgeInput | PressInput | NoticeInput | ActionInput | WatermarkInput | HostKey | Shown | Stop
            | PressLamps | Seats | Hello | PeerLine | SaveNames | SaveSetup | UploadPack | Answered | Panel | ShowPin
-           | Serving | NextGame | StartNext | SetOption | HostRenamed | SetLanguage)
+           | Serving | Listening | NextGame | StartNext | SetOption | HostRenamed | SetLanguage)
 #: the inputs a screen keeps while no deciding process listens: the next one gets them
 STATION_INPUTS = (EdgeInput, PressInput)
 MESSAGES: tuple[type[Any], ...] = typing.get_args(Message)

@@ -6,9 +6,9 @@ evening (``screen.evening``): the menu's process opens no input.
 
 The companion pages (``--web``, or the menu's Phones row) are one server
 for the whole evening, a process of its own (``web.process``, started with
-the first game with phones, started again if it dies): a peer of the
-evening's deciding process, which tells it each game with people it
-decides, so phones join once. Between games its host page shows the
+the first game with phones, started again at once if it dies, on the same
+port and seats): a peer of the evening's deciding process, which tells it
+each game with people it decides and keeps its seats, so phones join once. Between games its host page shows the
 menu's next game; what the host asks there (start it, an option, a name)
 comes to the menu through the evening's process (docs/processes.md).
 Simulated players' games with phones are served in the menu's process."""
@@ -71,7 +71,7 @@ from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import BACK_HINT
 from controller.web import DEFAULT_PORT, WebError
 from games.base import BuzzerBoxError, GameSettings, GameSpec
-from games.i18n import N_, _, current_language, set_language
+from games.i18n import _, current_language, set_language
 from games.quiz import pack_path
 from games.quiz.packs import FoundPack, find_packs, load_pack
 from games.registry import available, get
@@ -263,8 +263,6 @@ def menu_evening(args: argparse.Namespace, screen: Screen, deciding: EveningProc
     return 0
 
 
-#: said on stderr and in the menu when the evening's phones' server died and was started again
-PHONES_RESTARTED = N_("the phones' server stopped (it exited {code}): started again; phones scan the QR code again")
 #: how often the menu looks whether its next game changed, for the host page between games
 NEXT_LOOK_S = 0.25
 
@@ -272,8 +270,16 @@ NEXT_LOOK_S = 0.25
 class EveningPhones:
     """The evening's phones' server as a game holds it (``viewer.PhonesServer``): it outlives the game."""
 
+    def __init__(self, evening: Evening) -> None:
+        self.evening = evening
+
     def stop(self, wait_s: float = 0) -> None:
         """Nothing: it serves the evening (the menu stops it as the evening ends)."""
+
+    def trouble(self) -> str | None:
+        """It died in the game and was started again (``PhonesProcess.keep``): said on the game's screen."""
+        phones = self.evening.phones
+        return phones.trouble() if phones is not None else None
 
 
 class Stop(Exception):
@@ -319,14 +325,14 @@ class Evening:
         self.phones: PhonesProcess | None = None
         #: the port it serves on (the first one's: one started again keeps the address the phones have)
         self.phones_port = DEFAULT_PORT if args.web is None else args.web
-        #: the phones' server died and was started again: said on the menu till a game
+        #: the phones' server died and was started again: said on the menu from then on
         self.phones_line: str | None = None
         menu.asides.append(lambda: self.phones_line)
+        #: its restarts the menu has seen (``mind_phones``)
+        self.phones_restarts = 0
         #: the menu's next game as the host page was last told it (by the evening's process it was told to)
         self.next_told: tuple[int, str] | None = None
         self.next_looked = 0.0
-        #: the game it last served and its pages as it started (what one started again shows till the next)
-        self.phones_served: tuple[GameSpec, Snapshot] | None = None
         print(_("menu: games with people are journaled in {folder}").format(folder=args.journal_dir), file=sys.stderr)
         #: the profile's [keys] (a presenter clicker's): the games' keyboards take them
         self.clicker_keys = profile.keys if profile is not None else None
@@ -355,35 +361,28 @@ class Evening:
             self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec, players,
                                               first, evening=True)
             self.phones_port = self.phones.port
+            self.phones_restarts = 0
             print(self.phones.line, file=sys.stderr, flush=True)
-        return EveningPhones()
+        else:
+            self.phones.serves(spec, players, first)  # what one started again shows till it is told more
+        return EveningPhones(self)
 
     def mind_phones(self) -> None:
-        """Between games: a phones' server that died is said in one line (stderr and the menu) and started
-        again, on the same port (its seats' codes are new: the phones scan the QR code again)."""
-        from controller.web.process import PhonesProcess
-
+        """Between games: a phones' server that died was said in one line on stderr and started again
+        at once, on the same port and seats (``PhonesProcess.keep``, in a game too): said beside the
+        menu's rows too, and the new one told the menu's next game; one that could not be started
+        again is let go (the next game with phones starts one)."""
         phones = self.phones
-        if phones is None or phones.process.poll() is None:
+        if phones is None or phones.restarts == self.phones_restarts:
             return
-        code = phones.process.wait()
-        self.phones = None
-        assert self.phones_served is not None
-        spec, first = self.phones_served
-        try:
-            self.phones = PhonesProcess.start(str(self.deciding.viewer_socket), self.phones_port, spec,
-                                              len(first.seats), first, evening=True, between=True)
-        except WebError as exc:
-            self.phones_line = str(exc)
-        else:
-            self.phones_line = _(PHONES_RESTARTED).format(code=code)
-            self.next_told = None  # the new one hears the menu's next game
-        print("buzzerbox menu: " + self.phones_line, file=sys.stderr, flush=True)
-        if self.phones is not None:
-            print(self.phones.line, file=sys.stderr, flush=True)  # its address and its new PIN
+        self.phones_restarts = phones.restarts
+        self.phones_line = phones.trouble()
+        self.next_told = None  # the new one hears the menu's next game
+        if phones.gone:
+            self.phones = None
 
     def stop_phones(self) -> None:
-        """The evening's phones' server ends (the menu ends, or the host changed the language: a new one follows)."""
+        """The evening's phones' server ends (the menu ends)."""
         if self.phones is not None:
             phones, self.phones = self.phones, None
             phones.stop(0)

@@ -104,12 +104,26 @@ class Viewer:
     gone: threading.Event = field(default_factory=threading.Event)
 
 
+@dataclass
+class KeptSeats:
+    """The phones' server's seats' codes, PIN, replay counters and port as it last sent them
+    (``Seats``), kept for this process's whole life (an evening's every game, between them too):
+    handed back to a phones' server that says hello, so one started again keeps the phones' seats."""
+
+    seats: dict[str, Any] | None = None
+
+    def handed_back(self) -> p.Seats:
+        """What a phones' server is told after its hello (empty: none kept)."""
+        return p.Seats(self.seats or {})
+
+
 class DecidingGame:
     """A live box decided here and watched by viewers."""
 
     def __init__(self, box: Box, source: Source | None, lights: LightDirector | None, *,
                  until_us: int | None, results_s: float, screen_args: Sequence[str],
-                 companion: Publisher | None = None, recorder: Recorder | None = None) -> None:
+                 companion: Publisher | None = None, recorder: Recorder | None = None,
+                 kept: KeptSeats | None = None) -> None:
         self.box = box
         self.source = source
         self.lights = lights
@@ -129,9 +143,8 @@ class DecidingGame:
         self._unseen = True
         self._still = False
         self._flash_ends_us: int | None = None
-        #: the phones' server's seats' codes, PIN and port, as it last sent them: handed only to the
-        #: phones' server (its first view), so one started again keeps their seats
-        self.phones_secrets: dict[str, Any] | None = None
+        #: the phones' server's seats, as it last sent them (the process's, across its games: ``Link.kept``)
+        self.kept = kept if kept is not None else KeptSeats()
         #: what the big screen says of the phones, as their server last said it: in every view
         self.panel: p.PhonesPanel | None = None
         #: answers the phones' server's requests (a pack uploaded from the host page: ``owner.answer``)
@@ -322,8 +335,7 @@ class DecidingGame:
     def attach(self, sock: socket.socket, name: str, process: subprocess.Popen[bytes] | None = None,
                role: str = p.VIEWER, link: Link | None = None) -> Viewer:
         """A viewer from now on: it gets the current view at once (and, in a
-        role that follows the pages, their snapshot; the phones' server the
-        seats' codes it last sent too), and its inputs are read. That view is its first
+        role that follows the pages, their snapshot), and its inputs are read. That view is its first
         message: it is handed over before the viewer is listed for the next.
         ``link``: a channel read and written by its own thread and outbox (the
         process that started this one, for the whole evening; a peer that
@@ -350,12 +362,9 @@ class DecidingGame:
         viewer.board, viewer.companion = role == p.BOARD, role == p.PHONES
 
     def first_view(self, viewer: Viewer) -> tuple[p.View, list[GameEvent], EncodedPages | None]:
-        """What a viewer is sent first, for its role (hold ``box.lock``): the phones' server
-        its pages and the seats' codes it last sent (a server started again keeps the seats)."""
+        """What a viewer is sent first, for its role (hold ``box.lock``): the pages to a role that follows them."""
         view = self.view(self.game_now())
         pages = self.pages([]) if viewer.role != p.VIEWER else None
-        if viewer.role == p.PHONES:
-            view = dataclasses.replace(view, seats=self.phones_secrets)
         return view, [], None if pages is None else self.encoded_for(viewer, pages)
 
     def _read(self, viewer: Viewer) -> None:
@@ -396,7 +405,7 @@ class DecidingGame:
         elif isinstance(message, p.MENU_ASKS):  # its page was told a game runs: the next starts after it
             log.info("the host page's %s came while a game runs: not the game's, dropped", message.TAG)
         elif isinstance(message, p.Seats):
-            self.phones_secrets = message.seats
+            self.kept.seats = message.seats
         elif isinstance(message, p.Panel):
             self.panel = message.panel
             self.decider.submit(list)  # a view with it, at the next step: the screens draw it
@@ -412,7 +421,8 @@ class DecidingGame:
     def greet(self, viewer: Viewer, hello: p.Hello) -> None:
         """A socket peer says what it is: a board follower's views carry the
         public board from now on, the phones' server's the pages' snapshot (the
-        pages are built from then on if they were not); the view now goes at once."""
+        pages are built from then on if they were not), and it is handed back the
+        seats it last sent (one started again keeps them); the view now goes at once."""
         if hello.role not in p.ROLES:
             log.warning("%s says it is a %r, which is no peer's role (%s): a plain viewer", viewer.name,
                         hello.role[:40], ", ".join(p.ROLES))
@@ -423,10 +433,11 @@ class DecidingGame:
         with self.box.lock:
             self.assign(viewer, hello.role)
             self.version += 1
-            if hello.role == p.PHONES:  # the box's language now (the menu's may have changed since it started)
+            if hello.role == p.PHONES:  # its kept seats, the box's language now, and (an evening's) which game
+                viewer.outbox.put(self.kept.handed_back())
                 viewer.outbox.put(p.SetLanguage(current_language()))
-            if hello.role == p.PHONES and self.serving is not None:  # the evening's server: which game this is
-                viewer.outbox.put(self.serving)
+                if self.serving is not None:
+                    viewer.outbox.put(self.serving)
             viewer.outbox.publish(*self.first_view(viewer))
 
     def speak(self, message: p.SetLanguage) -> None:
@@ -807,8 +818,10 @@ class Link:
         self.requests: Callable[[p.Message], p.Answered] | None = None
         #: the peers connected before the game (the screen's link): each roll call's view goes to them too
         self.peers: list[Link] = []
-        #: what a peer said before the game existed that the game takes from it (its lines, the phones' seats, panel)
-        self.said: list[p.PeerLine | p.Seats | p.Panel] = []
+        #: what a peer said before the game existed that the game takes from it (its lines, the phones' panel)
+        self.said: list[p.PeerLine | p.Panel] = []
+        #: the screen's link: the phones' server's seats, kept across games (a peer's: its lobby's)
+        self.kept = KeptSeats()
         #: an evening's (the screen's link): the game its phones' server is to serve now (``Serving``, from the
         #: menu's ``Play``) and the menu's next game for the host page (``NextGame``): told to each that says hello
         self.serving: p.Serving | None = None
@@ -891,22 +904,25 @@ class Link:
                     self._game[0].went(self._game[1])
 
     def waits(self, message: p.Message) -> None:
-        """A peer's message while no game runs: its ``Hello`` kept, its requests answered,
-        what the phones' server alone may send dropped from any other, the rest to the screen's
-        inbox (the roll call keeps what is for the game: a rename, the phones' seats)."""
+        """A peer's message while no game runs: its ``Hello`` kept (the phones' server handed back
+        its seats), its requests answered, the phones' seats kept, what the phones' server alone may
+        send dropped from any other, the rest to the screen's inbox (the roll call keeps what is for
+        the game: a rename)."""
         assert self.lobby is not None
         if isinstance(message, p.Hello):
             self.role = message.role if message.role in p.ROLES else p.VIEWER
-            if self.role == p.PHONES:  # the evening's phones' server between games: the language, the menu's next game
+            if self.role == p.PHONES:  # the evening's phones' server between games: seats, language, next game
                 self.outbox.put(p.SetLanguage(current_language()))
-                for told in (self.lobby.next_game, self.lobby.serving):
+                for told in (self.lobby.kept.handed_back(), self.lobby.next_game, self.lobby.serving):
                     if told is not None:
                         self.outbox.put(told)
         elif isinstance(message, PHONES_ONLY) and self.role != p.PHONES:
             log.warning("%s sent a %s message, which only the phones' server sends: ignored", self.name, message.TAG)
         elif isinstance(message, p.SetLanguage):
             log.warning("%s sent a %s message, which only the menu sends: ignored", self.name, message.TAG)
-        elif isinstance(message, (p.PeerLine, p.Seats, p.Panel)):
+        elif isinstance(message, p.Seats):
+            self.lobby.kept.seats = message.seats
+        elif isinstance(message, (p.PeerLine, p.Panel)):
             self.said.append(message)  # the game takes them from this peer once it exists (``Peers.start``)
         elif isinstance(message, REQUESTS):
             answer_on_a_thread(self.requests, message, self.outbox)
@@ -1196,7 +1212,7 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
         with box.lock:
             companion = Publisher(box)
     game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
-                        screen_args=list(taking.screen), companion=companion, recorder=recorder)
+                        screen_args=list(taking.screen), companion=companion, recorder=recorder, kept=link.kept)
     if bots is not None:  # they play from the game's time now on
         game.bots = bots
         bots.follow()
@@ -1271,7 +1287,7 @@ def hand_over(game: DecidingGame, kept: list[p.Message]) -> str:
     role = p.VIEWER
     for message in kept:
         if isinstance(message, p.Seats):
-            game.phones_secrets = message.seats
+            game.kept.seats = message.seats
         elif isinstance(message, p.Hello):
             role = message.role if message.role in p.ROLES else p.VIEWER
         elif isinstance(message, KEPT_FOR_THE_MENU):

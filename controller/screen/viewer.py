@@ -782,9 +782,12 @@ def signal_name(number: int) -> str:
 
 
 class PhonesServer(Protocol):
-    """The phones' server a game's starter holds (``web.process.PhonesProcess``)."""
+    """The phones' server a game's starter holds (``web.process.PhonesProcess``): one that dies
+    is started again at once, and ``trouble`` says so on the game's screen."""
 
     def stop(self, wait_s: float = ...) -> None: ...
+
+    def trouble(self) -> str | None: ...
 
 
 def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource | None, fps: int, *,
@@ -797,7 +800,8 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
     their own (``phones`` starts it, showing ``first_pages()``, the game as it
     starts, until the deciding process's first snapshot: a port that is
     taken is said before the game is handed over; this screen draws what it
-    says of the phones from the views; the menu's: its own server), its views
+    says of the phones from the views, and says when it died and was started
+    again; the menu's: its own server), its views
     drawn until it ends (a tournament's board is followed by the league's
     peer: controller/league/follow.py); ``announce`` is told
     what inputs the deciding process opened. This process holds no box of the
@@ -812,6 +816,7 @@ def people_game(game: SplitGame, presenter: Presenter, keyboard: KeyboardSource 
             if phones is not None:
                 pages = phones(view, first_pages())  # the game as it starts, till then
                 show_phones(presenter, view)
+                presenter.asides.append(pages.trouble)  # it died mid-game and was started again: said
         ended = run_split(game, presenter, keyboard, fps, view, announce)
         played = True
     finally:

@@ -6,14 +6,20 @@ host page do back as stamped inputs. It never decides and opens no input;
 the packs the host page uploads and the names it types go to the deciding
 process, which owns them.
 
-``play --web`` starts it (``start``) before the game is handed over: it
-binds the port (one that is taken is the one line ``play`` says, and no game
-begins) and says where it serves on its stdout. It does not die with the
+``play --web`` starts it (``start``) before the game is handed over, in
+the channel's protocol over its pipes: the game it serves (``Serving``) on
+its stdin, its answer on its stdout: ``Listening`` (where, the PIN, the
+port), or ``Refused`` (a port that is taken: the one line ``play`` says, and
+no game begins). It does not die with the
 screen: a screen killed and started again draws the panel this process
 describes in the views (``PhonesPanel``: the address, the seats' QR code,
 the PIN while the room may see it), and the phones keep their sockets. A
 deciding process started again is connected to again, told the seats'
-codes (``Seats``) and the panel (``PeerLink``'s greeting). It ends once the
+codes (``Seats``) and the panel (``PeerLink``'s greeting). One that dies is
+started again by its starter at once (``PhonesProcess.keep``), on the same
+port (``--kept-seats``): the deciding process hands it back the seats the
+one before sent, and it lets no phone in before it holds them, so the
+phones reconnect by themselves to the seats they held. It ends once the
 game's ``Ended`` came, on SIGTERM, or when the deciding process is gone for
 good: its starter (``play``, which starts each deciding process) gone and
 none listening for ``peer.PEER_WAIT_S``.
@@ -24,11 +30,9 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
-import json
 import logging
 import os
 import queue
-import select
 import signal
 import subprocess
 import sys
@@ -37,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from controller import channel
 from controller import protocol as p
 from controller.box.press import InputNotice, Press
 from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
@@ -46,7 +51,7 @@ from controller.system import terminal
 from controller.web import WebError
 from games.base import Action, BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
-from games.registry import get, known, register, register_args
+from games.registry import get, known, package_of, register, register_args
 
 if TYPE_CHECKING:
     from controller.web.server import CompanionServer
@@ -63,6 +68,13 @@ START_WAIT_S = 30.0
 END_WAIT_S = 10.0
 #: what the host page reads when no deciding process listens (it is being started again)
 NOT_ASKED = N_("the deciding process is starting again: try once more in a moment")
+#: said on the terminal and the screens when the phones' server died and its starter started it again
+PHONES_RESTARTED = N_("the phones' server stopped (it exited {code}): started again; phones reconnect by themselves")
+#: its starter could not read its answer (another install's server, or something else wrote on its stdout)
+GARBLED = N_("the phones' server answered its start with something that is no answer of this install: check "
+             "that `buzzerbox` and the box's files come from one install, then start the command again")
+#: what a phones' server answers that was not handed the game it serves on its stdin
+NOT_HANDED = N_("the phones' server was not handed the game to serve: start the command again")
 
 
 class PhonesLink(ViewedGame):
@@ -148,11 +160,12 @@ class Phones:
     """This process's server and its link to the deciding process (a ``PeerLink``
     of the phones' server's role, across the deciding process's restarts)."""
 
-    def __init__(self, args: argparse.Namespace, first: Snapshot) -> None:
+    def __init__(self, args: argparse.Namespace, serving: p.Serving) -> None:
         from controller.web.server import CompanionServer
         from games.scenes import scene_for
 
-        spec = get(args.game)
+        spec = get(serving.register.split("=", 1)[0])
+        first = snapshot_from(serving.pages)
         starter = args.starter
         #: the menu's whole evening (``--evening``): across games, between them the host page's lobby
         self.evening = bool(getattr(args, "evening", False))
@@ -168,10 +181,13 @@ class Phones:
         self.server = CompanionServer(self.link, port=args.port, bind=args.bind, address=args.address,
                                       publisher=self.publisher, end_game=self.end_game, upload=self.link.upload,
                                       on_rename=self.renamed if evening else None,
-                                      on_option=self.option if evening else None)
+                                      on_option=self.option if evening else None, awaits_seats=args.kept_seats)
         self.server.on_start = self.start_next if evening else None
         self.server.on_secrets = self.keep
+        self.server.on_settled = self.listening
         self._panel: p.PhonesPanel | None = None
+        self._told = False  # its starter was told where it serves (``listening``)
+        self._told_lock = threading.Lock()
         self.stopping = threading.Event()
         #: the newest view with the pages' snapshot since the last game ended: a ``Serving`` that comes after
         #: it (an outbox writes the view before other messages) serves it at once
@@ -260,9 +276,22 @@ class Phones:
         self.peer.send(p.Seats(secrets))
 
     def greeting(self) -> list[p.Message]:
-        """What a deciding process (a new one too) is told after the hello: the seats' codes, the panel."""
-        self._panel = panel_of(self.server)
-        return [p.Seats(self.server.secrets()), p.Panel(self._panel), *self.link.held()]
+        """What a deciding process (a new one too) is told after the hello: the seats' codes and the
+        panel, once this server holds its seats (one started again waits for those handed back)."""
+        told: list[p.Message] = []
+        if self.server.settled:
+            self._panel = panel_of(self.server)
+            told = [p.Seats(self.server.secrets()), p.Panel(self._panel)]
+        return [*told, *self.link.held()]
+
+    def listening(self) -> None:
+        """Its starter is told where it serves, once, when it holds its seats (one started again: those
+        the deciding process handed back, so the PIN said is the one the room knows)."""
+        with self._told_lock:
+            if self._told:
+                return
+            self._told = True
+        answer(p.Listening(self.server.board_url(), self.server.host_url(), self.server.seats.pin, self.server.port))
 
     def ungreeted(self, greeting: Sequence[p.Message]) -> None:
         """The greeting was not sent (the deciding process went meanwhile): what waited waits again."""
@@ -301,6 +330,8 @@ class Phones:
             self.server.box_key_pin()
         elif isinstance(message, p.Answered):
             self.link.answers.put(message)
+        elif isinstance(message, p.Seats):  # handed back after the hello: a server started again takes them
+            self.server.settle(message.seats or None)
         elif isinstance(message, p.Serving):
             self.serve(message)
         elif isinstance(message, p.SetLanguage):
@@ -314,23 +345,49 @@ class Phones:
     def look_at_panel(self) -> None:
         """The panel changed (a seat taken, the PIN's minute on screen over): the screens are told."""
         while not self.stopping.wait(LOOK_S):
+            if not self.server.settled:  # one started again: not before it holds the seats (and the PIN)
+                continue
             panel = panel_of(self.server)
             if panel != self._panel and self.peer.send(p.Panel(panel)):
                 self._panel = panel
 
 
+def answer(message: p.Message) -> None:
+    """Its answer to its starter (``Listening`` or ``Refused``): the one thing written on its stdout."""
+    with contextlib.suppress(BrokenPipeError, ValueError):  # its starter gone: nobody to tell
+        sys.stdout.buffer.write(channel.encode(message))
+        sys.stdout.buffer.flush()
+
+
+def handed(fd: int) -> p.Serving | None:
+    """The game to serve, as its starter wrote it on its stdin (None: nothing readable came;
+    another install's message is said in one line)."""
+    try:
+        serving = channel.read_from(fd, START_WAIT_S)
+    except channel.VersionMismatch as exc:
+        answer(p.Refused(str(exc)))
+        return None
+    except channel.ChannelError:
+        serving = None
+    if not isinstance(serving, p.Serving) or "=" not in serving.register:
+        answer(p.Refused(_(NOT_HANDED)))
+        return None
+    return serving
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m controller.web.process",
                                      description="The phones' server of a game (started by play): a peer of its "
-                                                 "deciding process. Its first pages come on stdin as JSON.")
+                                                 "deciding process. The game it serves comes on stdin (Serving), "
+                                                 "its answer goes on stdout (Listening or Refused), framed as the "
+                                                 "channel frames its messages.")
     parser.add_argument("--viewer-socket", required=True, help="the deciding process's viewer socket")
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--bind", default="0.0.0.0")
     parser.add_argument("--address", default=None)
-    parser.add_argument("--game", required=True)
     parser.add_argument("--register", action="append", required=True,
                         help="GAME=PACKAGE: where a game is imported from (repeated: every game beside games/ "
-                             "the evening's Serving may name)")
+                             "a Serving may name)")
     parser.add_argument("--players", type=int, required=True)
     add_peer_args(parser)
     parser.add_argument("--evening", action="store_true",
@@ -338,6 +395,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "the host page's lobby between them, until the menu is gone")
     parser.add_argument("--between", action="store_true",
                         help="with --evening: started between games (the menu started it again)")
+    parser.add_argument("--kept-seats", action="store_true",
+                        help="serve the seats the deciding process kept (it hands them back after the hello): "
+                             "no phone is let in, and the answer waits, until they came (started again)")
     parser.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     parser.add_argument("--log-level", type=int, default=logging.INFO)
     terminal.whole_lines()
@@ -345,24 +405,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.starter = args.starter or os.getppid()
     set_language(args.lang)
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    first = snapshot_from(json.loads(sys.stdin.read()))
+    serving = handed(sys.stdin.fileno())
+    if serving is None:
+        return 1
     with contextlib.ExitStack() as games:  # the games it knows: a Serving names one of them (``registry.known``)
         for pair in args.register:
             games.enter_context(register(*pair.split("=", 1)))
-        phones = Phones(args, first)
+        phones = Phones(args, serving)
         for number in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl+C: the server stopped, the phones told
             signal.signal(number, signal.default_int_handler)
         try:
             phones.server.start()
         except WebError as exc:
-            print(json.dumps({"refused": str(exc)}), flush=True)
+            answer(p.Refused(str(exc)))
             return 1
         except KeyboardInterrupt:
             return 0
         with phones.link.lock:
             phones.publisher.publish()
-        print(json.dumps({"url": phones.server.board_url(), "host": phones.server.host_url(),
-                          "pin": phones.server.seats.pin, "port": phones.server.port}), flush=True)
+        if phones.server.settled:  # its own seats: where it serves is said now (one started again: once it holds them)
+            phones.listening()
         try:
             return phones.run()
         except KeyboardInterrupt:
@@ -374,18 +436,32 @@ def main(argv: Sequence[str] | None = None) -> int:
                 remove_private(Path(args.viewer_socket))
 
 
-# -- the starter's side (``play``) ------------------------------------------------------------
+# -- the starter's side (``play``, the menu) -----------------------------------------------------
 
 
 class PhonesProcess:
-    """The phones' server as ``play`` holds it: started in a session of its own, listening
-    before the game is handed over; ended by itself after the game (killed if it does not)."""
+    """The phones' server as ``play`` (and the menu) holds it: started in a session of its own,
+    listening before the game is handed over; one that dies (killed, crashed: not by itself
+    after the game) is said in one line and started again at once, on the same port with the
+    same seats (``keep``); ended by itself after the game (killed if it does not)."""
 
-    def __init__(self, process: subprocess.Popen[bytes], ready: dict[str, Any]) -> None:
-        self.process = process
-        self.port = int(ready["port"])
-        self.line = _("companion pages: {url} (host page {host}, PIN {pin})").format(
-            url=ready["url"], host=ready["host"], pin=ready["pin"])
+    def __init__(self, viewer_socket: str, serving: p.Serving, players: int, *, bind: str = "0.0.0.0",
+                 address: str | None = None, private: bool = False, evening: bool = False) -> None:
+        self.viewer_socket, self.serving, self.players = viewer_socket, serving, players
+        self.bind, self.address, self.private, self.evening = bind, address, private, evening
+        #: the port it serves on (the first one's: one started again keeps the address the phones have)
+        self.port = 0
+        self.process: subprocess.Popen[bytes] | None = None
+        #: where it serves, as the terminal says it (``play``'s and the menu's line)
+        self.line = ""
+        #: how many times it died and was (or could not be) started again; ``gone``: the last could not be
+        self.restarts = 0
+        self.gone = False
+        self._said: str | None = None
+        self._stopping = False
+        self._launching: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+        self._keeper: threading.Thread | None = None
 
     @classmethod
     def start(cls, viewer_socket: str, port: int, spec: GameSpec, players: int, first: Snapshot, *,
@@ -393,53 +469,149 @@ class PhonesProcess:
               evening: bool = False, between: bool = False) -> PhonesProcess:
         """Serving on ``port`` (0: any) the game as it starts (``first``) until the deciding process's first
         snapshot; a port that is taken is a ``WebError`` (one line, no game). ``evening``: the menu's,
-        for the whole evening (``between``: started again between games)."""
-        command = [sys.executable, "-m", "controller.web.process", "--viewer-socket", viewer_socket,
-                   "--port", str(port), "--bind", bind, "--game", spec.name,
-                   *register_args(spec.name), "--players", str(players),
+        for the whole evening (``between``: started between games), on the seats the evening's deciding
+        process kept (it listens all evening)."""
+        phones = cls(viewer_socket, p.Serving(f"{spec.name}={package_of(spec.name)}", snapshot_message(first)),
+                     players, bind=bind, address=address, private=private, evening=evening)
+        phones.process = phones.launch(port, kept_seats=evening, between=between)
+        phones._keeper = threading.Thread(target=phones.keep, name="buzzerbox-phones-keeper", daemon=True)
+        phones._keeper.start()
+        return phones
+
+    def serves(self, spec: GameSpec, players: int, first: Snapshot) -> None:
+        """The menu's next game with phones (told to the running server by the deciding process): one
+        started again shows it as it starts until it is told more."""
+        with self._lock:
+            self.serving = p.Serving(f"{spec.name}={package_of(spec.name)}", snapshot_message(first))
+            self.players = players
+
+    def trouble(self) -> str | None:
+        """The line the screens say of it while it lasts: it died and was started again (or could not be)."""
+        return self._said
+
+    def launch(self, port: int, *, kept_seats: bool, between: bool = False) -> subprocess.Popen[bytes]:
+        """One server, listening on ``port`` once it answered (``line`` says where); ``kept_seats``: it serves
+        the seats the deciding process kept (its answer waits for them). A refusal (a port taken), no
+        answer or one that is none is a ``WebError``: one line, the process killed."""
+        with self._lock:
+            serving, players = self.serving, self.players
+        command = [sys.executable, "-m", "controller.web.process", "--viewer-socket", self.viewer_socket,
+                   "--port", str(port), "--bind", self.bind, "--players", str(players),
+                   *register_args(serving.register.partition("=")[0]),
                    "--starter", str(os.getpid()), "--lang", current_language(),
                    "--log-level", str(logging.getLogger().getEffectiveLevel())]
-        command += ["--address", address] if address else []
-        command += ["--private"] if private else []
-        command += ["--evening"] if evening else []
+        command += ["--address", self.address] if self.address else []
+        command += ["--private"] if self.private else []
+        command += ["--evening"] if self.evening else []
         command += ["--between"] if between else []
+        command += ["--kept-seats"] if kept_seats else []
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
         assert process.stdin is not None and process.stdout is not None
+        with self._lock:
+            stopping, self._launching = self._stopping, process
         try:
+            if stopping:  # its starter is done with it meanwhile: not started after all
+                raise WebError(_("the phones' server did not start: see the line above"))
             with contextlib.suppress(BrokenPipeError):
-                process.stdin.write(json.dumps(snapshot_message(first)).encode())
+                process.stdin.write(channel.encode(serving))
                 process.stdin.close()
-            ready, _w, _x = select.select([process.stdout], [], [], START_WAIT_S)
-            line = process.stdout.readline() if ready else b""
-            said = json.loads(line) if line.strip() else {"refused": _("the phones' server did not start: see the line above")}
+            said = self.answered(process.stdout.fileno(), START_WAIT_S + (PEER_WAIT_S if kept_seats else 0))
         except BaseException:
-            cls.kill(process)
+            self.kill(process)
             raise
-        if "refused" in said:
-            cls.kill(process)
-            raise WebError(str(said["refused"]))
-        return cls(process, said)
+        finally:
+            with self._lock:
+                self._launching = None
+        if not isinstance(said, p.Listening):
+            self.kill(process)
+            raise WebError(said.line)
+        self.port = said.port
+        self.line = _("companion pages: {url} (host page {host}, PIN {pin})").format(
+            url=said.url, host=said.host, pin=said.pin)
+        return process
+
+    @staticmethod
+    def answered(fd: int, wait_s: float) -> p.Listening | p.Refused:
+        """The server's answer on its stdout (``fd``) within ``wait_s``: none, or one that is not an
+        answer, is a ``Refused`` with the one line that says so."""
+        try:
+            said = channel.read_from(fd, wait_s)
+        except channel.VersionMismatch as exc:
+            return p.Refused(str(exc))
+        except channel.ChannelError:
+            return p.Refused(_(GARBLED))
+        if said is None:
+            return p.Refused(_("the phones' server did not start: see the line above"))
+        return said if isinstance(said, (p.Listening, p.Refused)) else p.Refused(_(GARBLED))
+
+    def keep(self) -> None:
+        """(its own thread, while the server is held) A server that died but not by itself after the game
+        (exit 0) is said in one line on the terminal and the screens, and started again at once on the
+        same port, serving the seats the deciding process kept: the phones reconnect to theirs. One
+        that cannot be started again is said so; nothing serves the phones from then on."""
+        while True:
+            with self._lock:
+                process = self.process
+            assert process is not None
+            code = process.wait()
+            with self._lock:
+                if self._stopping or code == 0:
+                    return
+            try:
+                again = self.launch(self.port, kept_seats=True, between=self.evening)
+            except WebError as exc:
+                if not self._stopping:
+                    print(f"buzzerbox {terminal.command}: {exc}", file=sys.stderr, flush=True)
+                with self._lock:
+                    self.restarts, self.gone, self._said = self.restarts + 1, True, str(exc)
+                return
+            with self._lock:
+                stopping = self._stopping
+                if not stopping:
+                    self.process = again
+            if process.stdout is not None:
+                process.stdout.close()
+            if stopping:  # stopped as it started: it ends too
+                self.kill(again)
+                return
+            said = _(PHONES_RESTARTED).format(code=code)
+            print(f"buzzerbox {terminal.command}: {said}", file=sys.stderr, flush=True)
+            print(self.line, file=sys.stderr, flush=True)  # the same address and PIN
+            with self._lock:  # said on the screens (and the menu's rows) once the terminal has both lines
+                self.restarts, self._said = self.restarts + 1, said
 
     @staticmethod
     def kill(process: subprocess.Popen[bytes]) -> None:
+        """Killed with every process of its session, waited for, its stdout closed."""
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
 
     def stop(self, wait_s: float = END_WAIT_S) -> None:
         """After the game: it ends by itself once the game's end came (waited for ``wait_s``);
-        asked (SIGTERM), then killed, if not."""
-        try:
-            self.process.wait(wait_s)
-        except subprocess.TimeoutExpired:
+        asked (SIGTERM), then killed, if not. It is not started again from now on."""
+        with self._lock:
+            self._stopping = True
+            process, launching = self.process, self._launching
+        if launching is not None:  # being started again: never mind
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
+                os.killpg(launching.pid, signal.SIGKILL)
+        if process is not None:
             try:
-                self.process.wait(END_WAIT_S)
+                process.wait(wait_s)
             except subprocess.TimeoutExpired:
-                self.kill(self.process)
-        if self.process.stdout is not None:
-            self.process.stdout.close()
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(END_WAIT_S)
+                except subprocess.TimeoutExpired:
+                    self.kill(process)
+        if self._keeper is not None and self._keeper is not threading.current_thread():
+            self._keeper.join(END_WAIT_S)
+        if process is not None and process.stdout is not None:
+            process.stdout.close()
 
 
 if __name__ == "__main__":

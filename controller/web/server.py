@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import secrets as random_codes
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -37,6 +39,7 @@ from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED
 from controller.box.timeline import box_now_us
 from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
 from controller.pack_store import MAX_UPLOAD_BYTES, NO_PACKS_FOLDER, Saved, too_large
+from controller.peer import PEER_WAIT_S
 from controller.web import DEFAULT_PORT, WebError, lan_address
 from controller.web.guard import (
     CLOSE_FULL,
@@ -59,7 +62,7 @@ from games.base import (
     GameSpec,
     RuleError,
 )
-from games.i18n import _, current_language, reason_text
+from games.i18n import N_, _, current_language, reason_text
 from games.panels import TYPED
 from games.quiz.teams import checked_team_name
 from games.toolkit.theme import name_refusal
@@ -81,6 +84,9 @@ MAX_ARGS = 8
 #: where the host page posts a pack file (its PIN in a header)
 PACK_UPLOAD_PATH = "/host/pack"
 PAGES = {"/play": "player.html", "/host": "host.html", "/board": "board.html", "/": "board.html"}
+#: each page's name in its browser tab (``TAB_TITLE``), in the box's language: three tabs of one box tell apart
+PAGE_TITLES = {"player.html": N_("Your hand"), "host.html": N_("Host remote"), "board.html": N_("Scoreboard")}
+TAB_TITLE = N_("{page} · {box}")
 ASSETS = ("app.css", "common.js", "player.js", "player.css", "host.js", "board.js")
 #: a player's name as the host types it: what a strip cell shows (``live.NAME_LENGTH``)
 MAX_NAME_CHARS = 16
@@ -94,6 +100,9 @@ HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("s
 PIN_SHOWN_S = 60.0
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
 NEXT_GAME_POLL_S = 1.0
+#: how long a server started again holds the sockets for the seats the deciding process kept (``settle``):
+#: past it none were handed back, and it serves on its own new seats (the phones join again)
+SEATS_WAIT_S = PEER_WAIT_S
 #: close codes the pages understand
 CLOSE_REFUSED = 4001  # bad token / re-issued seat: scan again
 CLOSE_REPLACED = 4002  # the same seat joined from another tab or phone
@@ -241,12 +250,15 @@ class CompanionServer(LoopThread):
                  seats: Seats | None = None, clock: Callable[[], int] = box_now_us,
                  address: str | None = None, on_rename: Callable[[int, str], None] | None = None,
                  on_option: Callable[[str, Any], bool] | None = None,
-                 limits: Limits | None = None, upload: Upload | None = None) -> None:
+                 limits: Limits | None = None, upload: Upload | None = None,
+                 awaits_seats: bool = False) -> None:
         """``publisher``: where the snapshots come from (a ``RelayedPublisher``
         fed by the deciding process); ``end_game``: the host page's "end" (the
         same ``Stop`` as the screen's Esc); ``upload``: who checks and saves a
         pack uploaded from the host page (the deciding process, which owns the
-        packs folder; None: no upload here)."""
+        packs folder; None: no upload here); ``awaits_seats``: a server started
+        again, whose WebSockets and uploads wait until it holds the seats the one
+        before it had (``settle``)."""
         super().__init__()
         self.box: ServedGame = box
         self.upload = upload
@@ -305,6 +317,13 @@ class CompanionServer(LoopThread):
         self.on_secrets: Callable[[dict[str, Any]], None] | None = None
         self._secrets_told: dict[str, Any] | None = None  # what ``on_secrets`` was last given
         self._watcher: asyncio.Task[None] | None = None
+        #: it holds the seats it serves (its own, or those ``settle`` restored): sockets are let in
+        self._settled = threading.Event()
+        if not awaits_seats:
+            self._settled.set()
+        self._let_in: asyncio.Event | None = None  # ``_settled`` as the loop waits for it
+        #: told once the server holds its seats (a server started again answers its starter then)
+        self.on_settled: Callable[[], None] | None = None
 
     # -- where people go ----------------------------------------------------------------
     @property
@@ -348,10 +367,63 @@ class CompanionServer(LoopThread):
                 "last_seq": {str(seat): seq for seat, seq in self._last_seq.items()}, "port": self.port}
 
     def restore(self, secrets: Mapping[str, Any]) -> None:
-        """A crashed server's ``secrets`` (its seats are given to the constructor): a host who logged
-        in keeps the PIN off the big screen, a phone's repeated message is still refused."""
-        self._host_ever = bool(secrets.get("host_ever"))
-        self._last_seq = {int(seat): int(seq) for seat, seq in dict(secrets.get("last_seq") or {}).items()}
+        """A crashed server's ``secrets``: the same seats' codes and PIN (its phones and host pages
+        rejoin), a host who logged in keeps the PIN off the big screen, a phone's repeated message
+        is still refused. Malformed ones are a ``ValueError`` (nothing restored)."""
+        try:
+            seats = Seats.restored(secrets["seats"])
+            host_ever = bool(secrets.get("host_ever"))
+            last_seq = {int(seat): int(seq) for seat, seq in dict(secrets.get("last_seq") or {}).items()}
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"not a server's seats ({exc.__class__.__name__}: {str(exc)[:80]})") from None
+        self.seats, self._host_ever, self._last_seq = seats, host_ever, last_seq
+        self._joined += [False] * (self.seats.capacity - len(self._joined))
+
+    @property
+    def settled(self) -> bool:
+        """It holds the seats it serves: its own, or those a server before it had (``settle``)."""
+        return self._settled.is_set()
+
+    def settle(self, secrets: Mapping[str, Any] | None) -> None:
+        """A server started again (``awaits_seats``) holds the seats the one before it had
+        (``secrets``, kept by the deciding process; None: none kept, it keeps its own new ones),
+        and lets the waiting sockets in (any thread: done on the loop's). Once only."""
+        loop = self.loop
+        if loop is None:
+            self._settle_now(secrets)
+        else:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nothing to let in
+                loop.call_soon_threadsafe(self._settle_now, secrets)
+
+    def _settle_now(self, secrets: Mapping[str, Any] | None) -> None:
+        if self._settled.is_set():
+            return
+        if secrets:
+            try:
+                self.restore(secrets)
+                log.info("companion: the seats' codes and the PIN of the server before are kept: its phones rejoin")
+            except ValueError as exc:
+                log.warning("companion: the seats handed back could not be restored (%s): new seats, phones join again",
+                            exc)
+        self._settled.set()
+        if self._let_in is not None:
+            self._let_in.set()
+        self._secrets_changed()  # the deciding process keeps what is served now
+        if self.on_settled is not None:
+            self.on_settled()
+
+    def _unsettled(self) -> None:
+        """``SEATS_WAIT_S`` passed and no seats were handed back: it serves its own new ones."""
+        if not self._settled.is_set():
+            log.warning("companion: no deciding process handed back the seats in %g s: new seats, phones join again",
+                        SEATS_WAIT_S)
+            self._settle_now(None)
+
+    async def _admitted(self) -> None:
+        """A socket or an upload waits until the server holds its seats (``SEATS_WAIT_S`` at most: ``_unsettled``):
+        a phone that rejoined a server started again before then would be refused its seat's code."""
+        if self._let_in is not None:
+            await self._let_in.wait()
 
     def _secrets_changed(self) -> None:
         """The deciding process keeps the seats' codes at once, not at the next coalesced push:
@@ -457,6 +529,11 @@ class CompanionServer(LoopThread):
             self.bind, self.port, backlog=LISTEN_BACKLOG, reuse_address=True)
         if self.port == 0:  # tests: the port the system chose
             self.port = int(self._tcp.sockets[0].getsockname()[1])
+        self._let_in = asyncio.Event()
+        if self._settled.is_set():
+            self._let_in.set()
+        else:  # none handed back in time (no deciding process listens): it serves its own new seats
+            loop.call_later(SEATS_WAIT_S, self._unsettled)
         self._watcher = loop.create_task(self._watch_next_game())
 
     def _turned(self) -> None:
@@ -541,7 +618,11 @@ class CompanionServer(LoopThread):
 
     async def _page(self, request: web.Request) -> web.Response:
         # the page says the box's language (a phone's screen reader and hyphenation read Czech as Czech)
-        body = _static(PAGES[request.path]).replace(b'<html lang="en">', f'<html lang="{current_language()}">'.encode(), 1)
+        # and its own name in its tab, in that language
+        name = PAGES[request.path]
+        title = _(TAB_TITLE).format(page=_(PAGE_TITLES[name]), box=_("Buzzer box"))
+        body = (_static(name).replace(b'<html lang="en">', f'<html lang="{current_language()}">'.encode(), 1)
+                .replace(b"<title>Buzzer box</title>", f"<title>{html.escape(title)}</title>".encode(), 1))
         return web.Response(body=body, headers=self._headers("text/html; charset=utf-8"))
 
     async def _asset(self, request: web.Request) -> web.Response:
@@ -568,6 +649,7 @@ class CompanionServer(LoopThread):
 
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             return said(403, _("packs only from the box's own host page"))
+        await self._admitted()  # the PIN it is checked against: the one the host was shown
         if self.seats.pin_locked(address):
             return said(429, messages()["pin_locked"])
         if not self.seats.check_pin(address, request.headers.get("X-Host-Pin")):
@@ -598,6 +680,7 @@ class CompanionServer(LoopThread):
         origin = request.headers.get("Origin")
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             return web.Response(status=403, text=_("WebSockets only from the box's own pages"))
+        await self._admitted()
         ws = web.WebSocketResponse(max_msg_size=4 * MAX_MESSAGE_BYTES, heartbeat=20)
         if not self._room_for(address):
             self.quiet.warning("sockets", "companion: no room for another socket from %s (%d open, %d waiting)",

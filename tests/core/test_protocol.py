@@ -39,7 +39,7 @@ def every_message() -> list[p.Message]:
                   host_paused=True, names=("Ana", "Bára", "Cyril"), late_deliveries=1, guard_us=4_000,
                   journal="the card is full", inputs=None, decided=(1_400_000, None),
                   events=(GameEvent(EventKind.SHOW, 1_000, None, {"round": 2}), GameEvent("winner", 1_200, 1)),
-                  companion={"version": 3, "board": "{}"}, seats={"port": 8080, "seats": ["a", None]},
+                  companion={"version": 3, "board": "{}"},
                   board='{"type": "state", "players": []}', lines=("Tournament offline: no route",),
                   phones=p.PhonesPanel("http://192.168.1.5:8080", "http://192.168.1.5:8080/play", (True, False), True,
                                        "123456"))
@@ -73,6 +73,7 @@ def every_message() -> list[p.Message]:
             p.Play("/j/hands.jsonl", p.NewGame("hands", 2, 3, {}), "hands=tests.web.hands", web=True,
                    pages={"version": 1, "board": "{}", "seats": ["{}", "{}"]}),
             p.Serving("hands=tests.web.hands", {"version": 1, "board": "{}", "seats": ["{}", "{}"]}),
+            p.Listening("http://192.168.1.5:8080/board", "http://192.168.1.5:8080/host", "012345", 8080),
             p.NextGame({"game": "Quiz", "options": [{"key": "rounds", "value": 2, "choices": [[2, "2"]]}]}),
             p.StartNext(), p.SetOption("rounds", 2), p.SetOption("pack", None), p.HostRenamed(1, "Žofie"),
             p.SetLanguage("cs")]

@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.cli import main
+from controller.web.process import PHONES_RESTARTED
 from games.i18n import _, current_language
 from tests.display.kiosk import Frame, Kiosk, Reached, Script, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
@@ -126,12 +127,13 @@ def evening(seen: dict[str, Any], player: Any, host: Any, capsys: pytest.Capture
     capsys.readouterr()
     (server,) = listeners(port)
     os.kill(server, signal.SIGKILL)  # the phones' server dies between games
-    frame = yield from until(frame, lambda f: _("the phones' server stopped (it exited {code}): started again; "
-                                                "phones scan the QR code again").format(code=-9) in said(f))
+    frame = yield from until(frame, lambda f: _(PHONES_RESTARTED).format(code=-9) in said(f))
     frame = yield [Reached("the phones' server started again")]
     [again] = [x for x in capsys.readouterr().err.splitlines() if "PIN" in x]
     seen["again"] = (port_in(again), listeners(port), server)
-    host_logged_in(host, port, again)  # the same address, the new server's PIN
+    assert re.search(r"PIN (\d{6})\)", again).group(1) == re.search(r"PIN (\d{6})\)", line).group(1)  # type: ignore[union-attr]
+    host.goto(f"http://localhost:{port}/host")  # the same address and PIN (the seats kept): logged in by itself
+    host.wait_for_selector("#remote:not(.hidden)")
     expect(host.locator("#next-start")).to_have_text(_("Start it now"))
     seen["host again"] = True
     frame = yield [pygame.K_ESCAPE]

@@ -7,8 +7,7 @@ const Box = {
   async loadTexts() {
     try {
       const r = await fetch("/messages.json", { cache: "no-store" });
-      Box.t = await r.json();
-      if (Box.t.box) document.title = Box.t.box;
+      Box.t = await r.json();  // the tab's title is the page's own, set by the box in its language
     } catch (e) { Box.t = {}; }
   },
   text(key, fallback) { return Box.t[key] || fallback || key; },
