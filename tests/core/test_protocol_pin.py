@@ -18,15 +18,16 @@ from typing import Any
 from controller import protocol as p
 
 #: PROTOCOL and each message's (and value object's) shape digest, as pinned
-PINNED = (10, {
-    "view": "ba6d5f7cf0db5ffd",
+PINNED = (11, {
+    "view": "86159e4b659fdc7c",
     "opened": "ba0d07c49b303389",
     "refused": "5b54cdd3ff165e0a",
     "rollcall": "25f0b8f3321aa512",
-    "ended": "6cd102c07cb07d52",
+    "ended": "5d1a0e1e9f8deb14",
     "between": "fb85fd43936790dc",
-    "start": "c980eceb3f6a13fa",
-    "play": "f00e3297ef2abe76",
+    "diag": "5a04504f04f30e4f",
+    "start": "30507e602a2ef56e",
+    "play": "a7188306b72ea857",
     "edge": "1ea5381b3da43db4",
     "press": "2140243c62ef794a",
     "notice": "daf3d675476f4b41",
@@ -34,7 +35,7 @@ PINNED = (10, {
     "watermark": "dedbddb6cd9a1d7a",
     "host": "6fd0269bd2a1b896",
     "shown": "e16c98caff91fed1",
-    "stop": "6d9eb2cf02f63144",
+    "stop": "0351ca0e0f6c22fd",
     "presslamps": "9699a310d0be6a96",
     "seats": "daf8d1fb5fa5300e",
     "hello": "fb3883986ad72454",
@@ -46,10 +47,12 @@ PINNED = (10, {
     "panel": "7dd77256389b88ce",
     "showpin": "e69e14a8de3af269",
     "serving": "dbc80b83c9e8d950",
+    "listening": "f21ffb76d85764fc",
     "nextgame": "a17d70095f6c3b30",
     "startnext": "ec3d3d1b4c1f7904",
     "setoption": "ea59ea881f3c7ce3",
     "hostrenamed": "c262d6abaef332a6",
+    "language": "07b751228f0829d1",
     "value GameEvent": "1864651ba404c97d",
     "value Action": "8e9610b1ef4ca904",
     "value Press": "d6114d7c45e67483",
@@ -59,6 +62,7 @@ PINNED = (10, {
     "value Played": "ee532e28f1912b4c",
     "value PhonesPanel": "4453b460aca43593",
     "value Bots": "7b2e09fe7b263d93",
+    "value NewGame": "b2af6463d9382ddc",
 })
 
 
