@@ -23,6 +23,7 @@ import pytest
 
 from controller import channel
 from controller import protocol as p
+from controller.box.inputs import BOX_CLOCK_SLACK_US
 from controller.box.press import Press
 from controller.box.timeline import box_now_us
 from controller.screen import live
@@ -218,10 +219,22 @@ class Served:
     def press(self, station: int, button: str = "bell", t_us: int | None = None) -> int:
         """A station's press (box clock), as a stamped input: what the stations' inputs hand the deciding
         process. Stamped now: one stamped before something the box decided meanwhile is late evidence
-        (never played), so a test presses again once the view shows the last press taken."""
+        (never played), so a test presses again once the view shows the last press taken. One stamped
+        later is sent when it happens (the box refuses a press from its future: ``BOX_CLOCK_SLACK_US``)."""
         t = box_now_us() if t_us is None else t_us
-        self.send(p.PressInput(Press(station, button, t)))
+        self.presses([(station, button, t)])
         return t
+
+    def presses(self, pressed: Sequence[tuple[int, str, int]]) -> None:
+        """Stations' presses ``(station, button, box µs)`` handed over in this order in one write (the
+        deciding process reads the next right after the first: a decision on the first waits for the
+        stations' word past its stamp, which comes later), once the clock is within the box's slack of
+        the latest stamp, as stations pressing then would be."""
+        latest = max(t for _station, _button, t in pressed)
+        while (ahead_us := latest - box_now_us()) > BOX_CLOCK_SLACK_US // 2:  # the moment the last one happens
+            time.sleep((ahead_us - BOX_CLOCK_SLACK_US // 2) / 1e6)
+        self.sock.sendall(b"".join(channel.encode(p.PressInput(Press(station, button, t)))
+                                   for station, button, t in pressed))
 
     def host(self, name: str) -> None:
         """A host key by name (arm, correct, ...), stamped as ``play``'s screen stamps it."""
