@@ -10,6 +10,7 @@ Replay and resume drive the very same methods from the journal.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import heapq
 import itertools
@@ -324,6 +325,8 @@ class Box(InputLayer):
         #: with watermarks: inputs that came after their source said it had delivered past their stamp,
         #: in the burst being logged (``broken_promises``)
         self._broken_burst = 0
+        #: a source's allowance is raised above its stated one: ``broken_promises`` relaxes it in time
+        self._raised = False
         #: the engine has seen everything up to this stamp (inputs and ticks);
         #: a station press stamped before it is late evidence
         self.engine_until_us = -(1 << 62)
@@ -361,8 +364,9 @@ class Box(InputLayer):
         self._order = itertools.count()
         #: while a deciding thread steps the box, the log lines of what it decided wait here until
         #: the lamp is lit (``flush_log``): one written to stderr cost ~0.16 ms before the lamp
-        #: (held as kind, player's name, stamp: worded when written, the translation after the lamp too)
-        self.held_log: list[tuple[str, str | None, int]] | None = None
+        #: (held as the call that writes it: an event worded when written, the translation after the lamp
+        #: too); the broken promises' lines wait there too (``_say``)
+        self.held_log: list[Callable[[], None]] | None = None
         #: while a deciding step runs, the journal records it makes wait here until its lamp is lit
         #: (``flush_records``): encoding them and waking the writer thread cost the lamp ~0.1 ms
         self.held_records: list[Record | dict[str, Any]] | None = None
@@ -471,6 +475,8 @@ class Box(InputLayer):
         one again once within ``LATE_MARGIN_US`` of it. An input stamped before this session
         began (a board replaying an earlier boot's) promised nothing to this game."""
         arrivals = self.arrivals
+        if not arrivals and not self._broken_burst and not self._raised:
+            return  # the idle step's case, before its lamp: nothing to judge, to end or to relax
         if arrivals is None or self._waits_fixed_delay():
             if arrivals:
                 arrivals.clear()
@@ -490,15 +496,17 @@ class Box(InputLayer):
                             now_us)
         if not broken and self._broken_burst:
             if self._broken_burst > 1:
-                log.warning(_(BROKEN_BURST_LOG), self._broken_burst)
+                self._say(logging.WARNING, _(BROKEN_BURST_LOG), self._broken_burst)
             self._broken_burst = 0
+        self._raised = False
         for mark in self.marks.values():
             if mark.probe_lag_us > mark.stated_lag_us and now_us - mark.broken_at_us > GUARD_RELAX_US:
                 halved = mark.probe_lag_us // 2
                 mark.probe_lag_us = halved if halved - mark.stated_lag_us >= LATE_MARGIN_US else mark.stated_lag_us
                 mark.broken_at_us = now_us
-                log.info("the %s source's inputs on time again: decisions wait %.2f ms for it", mark.name,
-                         mark.probe_lag_us / 1e3)
+                self._say(logging.INFO, "the %s source's inputs on time again: decisions wait %.2f ms for it",
+                          mark.name, mark.probe_lag_us / 1e3)
+            self._raised = self._raised or mark.probe_lag_us > mark.stated_lag_us
 
     def _broke(self, promised: list[SourceMark], late_us: int, now_us: int) -> None:
         """One input ``late_us`` after its stamp, delivered after ``promised`` said they were past it."""
@@ -508,8 +516,9 @@ class Box(InputLayer):
         for mark in promised:
             mark.broken_at_us = now_us
             mark.probe_lag_us = max(mark.probe_lag_us, allowance)
+            self._raised = self._raised or mark.probe_lag_us > mark.stated_lag_us
         if self._broken_burst == 0:
-            log.warning(_(BROKEN_PROMISE_LOG), ", ".join(m.name for m in promised), late_us / 1e3,
+            self._say(logging.WARNING, _(BROKEN_PROMISE_LOG), ", ".join(m.name for m in promised), late_us / 1e3,
                         max(m.probe_lag_us for m in promised) / 1e3)
         self._broken_burst += 1
 
@@ -841,20 +850,20 @@ class Box(InputLayer):
                 mark.timed_out = True
                 mark.unanswered += 1
                 if mark.unanswered == 1:
-                    log.warning("the %s source did not answer how far it delivered within its stated delay "
-                                "(%.1f ms): that delay decides until it answers (counted)", mark.name,
-                                self.latency_guard_us / 1e3)
+                    self._say(logging.WARNING, "the %s source did not answer how far it delivered within its "
+                              "stated delay (%.1f ms): that delay decides until it answers (counted)", mark.name,
+                              self.latency_guard_us / 1e3)
             if mark.fallback:
                 said = max(said if said is not None else floor, now_us - self.latency_guard_us)
             if said is None or said < floor:
                 if not mark.stalled:
                     mark.stalled = True
                     self.stalls += 1
-                    log.warning(_(STALLED_LOG), mark.name, STALL_US / 1e6, STALL_US / 1e6)
+                    self._say(logging.WARNING, _(STALLED_LOG), mark.name, STALL_US / 1e6, STALL_US / 1e6)
                 said = floor
             elif mark.stalled:
                 mark.stalled = False
-                log.info(_(REPORTING_AGAIN_LOG), mark.name, STALL_US / 1e6)
+                self._say(logging.INFO, _(REPORTING_AGAIN_LOG), mark.name, STALL_US / 1e6)
             until = min(until, said)
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
@@ -1124,7 +1133,7 @@ class Box(InputLayer):
             if self.spec.logs(event.kind):  # in words; what it carries (answers too) only with -vv
                 who = None if event.player is None else self._name(event.player)
                 if self.held_log is not None:
-                    self.held_log.append((event.kind, who, event.t_us))
+                    self.held_log.append(functools.partial(self._log_event, event.kind, who, event.t_us))
                 else:
                     self._log_event(event.kind, who, event.t_us)
             if log.isEnabledFor(logging.DEBUG):
@@ -1138,8 +1147,15 @@ class Box(InputLayer):
         """The log lines of what was decided, held while the lamp was lit (``held_log``)."""
         if self.held_log:
             lines, self.held_log = self.held_log, []
-            for kind, who, t_us in lines:
-                self._log_event(kind, who, t_us)
+            for write in lines:
+                write()
+
+    def _say(self, level: int, text: str, *args: object) -> None:
+        """A log line of the step's; while a deciding step holds them, written after its lamp (``held_log``)."""
+        if self.held_log is not None:
+            self.held_log.append(functools.partial(log.log, level, text, *args))
+        else:
+            log.log(level, text, *args)
 
     def _log_event(self, kind: str, who: str | None, t_us: int) -> None:
         log.info("%s at %.3f s", event_words(self.spec, kind, who), t_us / 1e6)

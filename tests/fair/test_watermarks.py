@@ -216,6 +216,34 @@ def test_an_edge_delivered_after_its_sources_word_is_counted_and_the_next_contes
     assert box.marks["gpio"].probe_lag_us == allowance // 2
 
 
+def test_a_deciding_step_says_a_broken_promise_only_after_its_lamp(caplog: pytest.LogCaptureFixture) -> None:
+    """A step of the deciding thread holds its log lines until the lamp is lit (``held_log``): a
+    line written to stderr costs the lamp ~0.16 ms. The broken promise's line, the burst's count
+    and the relaxed allowance's line are the step's too: none is written before ``flush_log``."""
+    box = armed_box()
+    box.held_log = []  # as the deciding thread holds them (``Decider``)
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", 60_000))
+    box.step(60_000)
+    with caplog.at_level(logging.INFO, logger="buzzerbox"):
+        box.edge(Edge(2, "bell", 1, 57_000), 1)
+        box.edge(Edge(3, "bell", 1, 57_000), 1)
+        box.watermark(Watermark("gpio", 61_000))
+        box.step(61_000)
+        assert box.late_deliveries == 2 and caplog.records == []  # the lamp is not lit yet
+        box.flush_log()
+        assert "4.00 ms after its stamp" in caplog.records[0].getMessage()
+        caplog.clear()
+        box.watermark(Watermark("gpio", 61_500))
+        box.step(61_500)  # the burst ends
+        box.watermark(Watermark("gpio", 61_500 + GUARD_RELAX_US + 1))
+        box.step(61_500 + GUARD_RELAX_US + 1)  # the allowance relaxes
+        assert caplog.records == []
+        box.flush_log()
+    said = [r.getMessage() for r in caplog.records]
+    assert said[0].startswith("2 inputs") and "on time again" in said[1], said
+
+
 @pytest.mark.parametrize("asks", [False, True])
 def test_a_moment_a_pushing_source_has_not_reached_is_woken_by_its_delivery_not_a_timer(asks: bool) -> None:
     """The screen's keyboard pushes its watermarks and cannot be asked: a press confirmed at
