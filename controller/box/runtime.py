@@ -853,8 +853,11 @@ class Box(InputLayer):
                     self._say(logging.WARNING, "the %s source did not answer how far it delivered within its "
                               "stated delay (%.1f ms): that delay decides until it answers (counted)", mark.name,
                               self.latency_guard_us / 1e3)
-            if mark.fallback:
-                said = max(said if said is not None else floor, now_us - self.latency_guard_us)
+            if mark.fallback:  # the stated delay decides for it, or its raised allowance while that is more
+                waited = self.latency_guard_us
+                if mark.probe_lag_us > mark.stated_lag_us:
+                    waited = max(waited, mark.probe_lag_us)
+                said = max(said if said is not None else floor, now_us - waited)
             if said is None or said < floor:
                 if not mark.stalled:
                     mark.stalled = True

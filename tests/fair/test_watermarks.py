@@ -244,6 +244,23 @@ def test_a_deciding_step_says_a_broken_promise_only_after_its_lamp(caplog: pytes
     assert said[0].startswith("2 inputs") and "on time again" in said[1], said
 
 
+def test_a_source_whose_asks_time_out_is_waited_its_raised_allowance_not_the_stated_delay() -> None:
+    """A board that broke its word (its allowance raised to 7 ms) and then leaves an ask
+    unanswered falls back to the stated delay (2 ms): decisions still wait the 7 ms for it,
+    or a press it delivers 5 ms late is decided past again."""
+    box = armed_box()
+    box.follow_source("board", watermarks=True, ask=lambda: True)
+    mark = box.marks["board"]
+    mark.probe_lag_us = raised_guard_us(4_000)
+    mark.broken_at_us = 60_000
+    box.watermark(Watermark("board", 61_000))
+    mark.timed_out = True  # its last ask went unanswered
+    assert mark.fallback
+    assert box.sources_until_us(61_000) == 61_000 - mark.probe_lag_us
+    mark.probe_lag_us = mark.stated_lag_us  # relaxed back: the stated delay decides
+    assert box.sources_until_us(61_000) == 61_000 - box.latency_guard_us
+
+
 @pytest.mark.parametrize("asks", [False, True])
 def test_a_moment_a_pushing_source_has_not_reached_is_woken_by_its_delivery_not_a_timer(asks: bool) -> None:
     """The screen's keyboard pushes its watermarks and cannot be asked: a press confirmed at
