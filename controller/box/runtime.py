@@ -381,6 +381,9 @@ class Box(InputLayer):
         self.longest_wait_us = 0
         #: the horizon the last step found (game µs): the view says how far it is behind
         self.horizon_us = -(1 << 62)
+        #: the furthest horizon any step found (game µs): a raised allowance lowers the horizon, but what
+        #: was decided past stays decided; an arrival is judged by this (``broken_promises``)
+        self._passed_us = -(1 << 62)
         #: writes a station's lamp for a status at once, returns when it went on (None: not on): the
         #: deciding process's lamps. With it, a step whose horizon passes the decision of the race the
         #: engine declared (``FirstPress``) lights the winner before the engine's own step
@@ -463,7 +466,8 @@ class Box(InputLayer):
 
     def broken_promises(self, now_us: int) -> None:
         """With watermarks: a source's own edge or press taken now that is stamped at or before the
-        horizon the box had passed, after the source said it had delivered past that stamp (its
+        furthest horizon the box had passed (``_passed_us``: a raised allowance lowers the horizon, not
+        what was decided), after the source said it had delivered past that stamp (its
         watermark, or its reader's answer), broke that promise: a decision may have gone past it.
         Each is counted (``late_deliveries``, ``worst_delivery_us``), the first of a burst logged (the
         burst's count at its end), and the allowance of the sources that promised it (all that
@@ -486,7 +490,7 @@ class Box(InputLayer):
         while arrivals:
             stamp, arrived = arrivals.popleft()
             t_us = stamp + self.time_offset_us
-            if t_us > self.horizon_us or t_us < self.session_start_us:
+            if t_us > self._passed_us or t_us < self.session_start_us:
                 continue
             # which of them delivered it is not known: it broke a promise only if each had made it (one
             # silent past its stamp, stalled, may deliver it late: late evidence if a decision went past)
@@ -924,6 +928,7 @@ class Box(InputLayer):
         if self.paused or self.host_paused:
             return []
         horizon = self.horizon_us = self.decided_until_us(self.now_us, sources_until_us)
+        self._passed_us = max(self._passed_us, horizon)
         promised = None
         if self._held and self._held[0][0] <= horizon and (self.first_lamp is not None or CHECK_FIRST_PRESS):
             promised = self._first_press_due(horizon)

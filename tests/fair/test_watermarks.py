@@ -261,6 +261,22 @@ def test_a_source_whose_asks_time_out_is_waited_its_raised_allowance_not_the_sta
     assert box.sources_until_us(61_000) == 61_000 - box.latency_guard_us
 
 
+def test_an_input_behind_a_horizon_passed_before_the_allowance_was_raised_is_still_a_broken_promise() -> None:
+    """The first broken promise raises the allowance to 7 ms: the horizon now trails 61.5 ms by
+    7 ms, but the box had decided up to 61 ms. A second input stamped 59 ms, delivered after
+    its source's word passed it, came after a decision went past it: it is counted too."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", 61_000))
+    box.step(61_000)
+    box.edge(Edge(2, "bell", 1, 57_000), 1)
+    box.step(61_500)
+    assert box.late_deliveries == 1 and box.horizon_us < 59_000
+    box.edge(Edge(3, "bell", 1, 59_000), 1)
+    box.step(62_000)
+    assert box.late_deliveries == 2
+
+
 @pytest.mark.parametrize("asks", [False, True])
 def test_a_moment_a_pushing_source_has_not_reached_is_woken_by_its_delivery_not_a_timer(asks: bool) -> None:
     """The screen's keyboard pushes its watermarks and cannot be asked: a press confirmed at
