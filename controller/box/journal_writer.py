@@ -255,6 +255,7 @@ class JournalWriter:
         try:
             if sink is None:
                 p.parent.mkdir(parents=True, exist_ok=True)
+                sweep_reserves(p.parent)  # before its own reserve: on a full card the stale ones' room is its
             writer = cls(p, fsync, threaded=threaded, state=_fresh(), sink=sink)
         except OSError as exc:
             raise JournalError(_("cannot create the journal {path}: {problem}").format(
@@ -265,8 +266,6 @@ class JournalWriter:
             log.error("journal %s: the header is not on disk yet (%s); the game goes on", p, writer.problem)
         if fsync and sink is None:
             fsync_dir(p)
-        if sink is None:
-            sweep_reserves(p.parent)
         return writer
 
     # -- the caller's side (the loop thread): no disk wait ---------------------------------

@@ -6,6 +6,8 @@ folder, and with ``journal check`` of its journal; never one a live writer holds
 
 from __future__ import annotations
 
+import errno
+import os
 import subprocess
 import sys
 import textwrap
@@ -59,6 +61,26 @@ def test_a_new_journal_removes_the_room_a_killed_writer_left_and_keeps_the_live_
     finally:
         killed(live)
     assert dead.stat().st_size > 0  # the journal itself is untouched
+
+
+def test_on_a_full_card_a_new_journal_gets_the_room_a_killed_writer_left(tmp_path: Path, monkeypatch) -> None:
+    """The card is full but for the 1 MiB a killed writer's reserve holds: the next journal
+    sweeps it before making its own, so it gets that room for its close."""
+    dead, ours = tmp_path / "dead.jsonl", tmp_path / "ours.jsonl"
+    killed(writing(dead))
+    real = os.posix_fallocate
+
+    def full_card(fd: int, offset: int, length: int) -> None:  # room for one reserve: the stale one's
+        if len(list(tmp_path.glob("*.reserve"))) > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd, offset, length)
+    monkeypatch.setattr(os, "posix_fallocate", full_card)
+    mine = JournalWriter.create(ours, HEADER)
+    try:
+        assert mine.reserve is not None and Path(f"{ours}.reserve").exists()
+        assert not Path(f"{dead}.reserve").exists()
+    finally:
+        mine.close()
 
 
 def test_journal_check_removes_the_stale_room_of_the_journal_it_checks_and_says_so(
