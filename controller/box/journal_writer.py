@@ -100,7 +100,7 @@ class FileSink:
                 return
             except BlockingIOError:
                 if attempt + 1 < LOCK_TRIES:
-                    time.sleep(LOCK_RETRY_S)
+                    lock_retry_wait()
         pid = lock_holder(self.fd)
         os.close(self.fd)
         raise JournalLocked(path, pid)
@@ -118,6 +118,23 @@ class FileSink:
         if self.fd >= 0:
             os.close(self.fd)  # releases the lock
             self.fd = -1
+
+
+def lock_retry_wait() -> None:
+    """The wait between two tries of a journal's lock (``LOCK_TRIES``)."""
+    time.sleep(LOCK_RETRY_S)
+
+
+def steady_lock_holder(fd: int) -> int | None:
+    """The pid holding a flock on the file behind ``fd`` on each of ``LOCK_TRIES`` looks (None: free at
+    one of them): a sweep of stale reserves holds a journal's lock for one unlink, not a game."""
+    for attempt in range(LOCK_TRIES):
+        holder = lock_holder(fd)
+        if holder is None:
+            return None
+        if attempt + 1 < LOCK_TRIES:
+            lock_retry_wait()
+    return holder
 
 
 def lock_holder(fd: int) -> int | None:

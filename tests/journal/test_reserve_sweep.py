@@ -7,14 +7,17 @@ folder, and with ``journal check`` of its journal; never one a live writer holds
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
+from controller.box import journal_writer, session
 from controller.box.journal import JournalWriter
 from controller.cli import main
 from tests.processes import HANG_S
@@ -99,3 +102,30 @@ def test_journal_check_removes_the_stale_room_of_the_journal_it_checks_and_says_
         assert path.with_name("live.jsonl.reserve").exists()  # its writer holds it
     finally:
         killed(live)
+
+
+def test_a_resume_waits_out_a_sweep_holding_the_journals_lock(tmp_path: Path, monkeypatch) -> None:
+    """A new journal's sweep of stale reserves holds each journal's lock for one unlink: a resume
+    looking at that moment tries again on the writer's schedule (``LOCK_TRIES``) rather than
+    refusing the game as "being written by another box" naming the sweeper."""
+    from tests.journal.test_resume_from_end import journaled_session
+
+    path, _box = journaled_session(tmp_path, "quiz")
+    taken, release, released = threading.Event(), threading.Event(), threading.Event()
+
+    def sweeper() -> None:  # holds the lock until the resume's first look found it held
+        with open(path, "rb") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            taken.set()
+            release.wait(HANG_S)
+        released.set()  # closed: the lock is gone
+    monkeypatch.setattr(journal_writer, "lock_retry_wait", lambda: (release.set(), released.wait(HANG_S)))
+    thread = threading.Thread(target=sweeper)
+    thread.start()
+    try:
+        assert taken.wait(HANG_S)
+        journaled = session.resumable(path, carry_on=True)
+    finally:
+        release.set()
+        thread.join(HANG_S)
+    assert journaled.settings is not None
