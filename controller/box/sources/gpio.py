@@ -78,9 +78,11 @@ def _pigpio_ticks_to_box_us(factory: Any, clock: Callable[[], int] = box_now_us)
     period = 1 << 32
     anchor = [0, clock()]  # [box µs - pigpio ticks, box µs it was read]
 
-    def reanchor() -> None:
-        anchor[0] = clock() - int(factory.ticks())
+    def reanchor() -> None:  # the daemon answers over a socket: its tick is placed mid-way through the ask
+        before = clock()
+        ticks = int(factory.ticks())
         anchor[1] = clock()
+        anchor[0] = (before + anchor[1]) // 2 - ticks
 
     reanchor()
 
