@@ -105,8 +105,10 @@ class InputLayer(Inbox):
         self.arrived.set()
 
     def deliver_action(self, action: Action) -> None:
-        """A phone's move, the host page's or a simulated player's: stamped on the box's clock."""
+        """A phone's move, the host page's or a simulated player's: stamped on the box's clock. It
+        wakes the deciding thread, as an edge does (not the next timer, up to ``DECIDER_MAX_SLEEP_S``)."""
         self.inbox.put(("action", action, 0, BOX_CLOCK_SLACK_US))
+        self.arrived.set()
 
     def _arrival(self, t_us: int) -> None:
         """One of the sources' own edges or presses (stamped ``t_us``) reaches the inbox now."""

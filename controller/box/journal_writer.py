@@ -100,7 +100,7 @@ class FileSink:
                 return
             except BlockingIOError:
                 if attempt + 1 < LOCK_TRIES:
-                    time.sleep(LOCK_RETRY_S)
+                    lock_retry_wait()
         pid = lock_holder(self.fd)
         os.close(self.fd)
         raise JournalLocked(path, pid)
@@ -118,6 +118,23 @@ class FileSink:
         if self.fd >= 0:
             os.close(self.fd)  # releases the lock
             self.fd = -1
+
+
+def lock_retry_wait() -> None:
+    """The wait between two tries of a journal's lock (``LOCK_TRIES``)."""
+    time.sleep(LOCK_RETRY_S)
+
+
+def steady_lock_holder(fd: int) -> int | None:
+    """The pid holding a flock on the file behind ``fd`` on each of ``LOCK_TRIES`` looks (None: free at
+    one of them): a sweep of stale reserves holds a journal's lock for one unlink, not a game."""
+    for attempt in range(LOCK_TRIES):
+        holder = lock_holder(fd)
+        if holder is None:
+            return None
+        if attempt + 1 < LOCK_TRIES:
+            lock_retry_wait()
+    return holder
 
 
 def lock_holder(fd: int) -> int | None:
@@ -255,6 +272,7 @@ class JournalWriter:
         try:
             if sink is None:
                 p.parent.mkdir(parents=True, exist_ok=True)
+                sweep_reserves(p.parent)  # before its own reserve: on a full card the stale ones' room is its
             writer = cls(p, fsync, threaded=threaded, state=_fresh(), sink=sink)
         except OSError as exc:
             raise JournalError(_("cannot create the journal {path}: {problem}").format(
@@ -265,8 +283,6 @@ class JournalWriter:
             log.error("journal %s: the header is not on disk yet (%s); the game goes on", p, writer.problem)
         if fsync and sink is None:
             fsync_dir(p)
-        if sink is None:
-            sweep_reserves(p.parent)
         return writer
 
     # -- the caller's side (the loop thread): no disk wait ---------------------------------

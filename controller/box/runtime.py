@@ -10,6 +10,7 @@ Replay and resume drive the very same methods from the journal.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import heapq
 import itertools
@@ -324,6 +325,8 @@ class Box(InputLayer):
         #: with watermarks: inputs that came after their source said it had delivered past their stamp,
         #: in the burst being logged (``broken_promises``)
         self._broken_burst = 0
+        #: a source's allowance is raised above its stated one: ``broken_promises`` relaxes it in time
+        self._raised = False
         #: the engine has seen everything up to this stamp (inputs and ticks);
         #: a station press stamped before it is late evidence
         self.engine_until_us = -(1 << 62)
@@ -361,8 +364,9 @@ class Box(InputLayer):
         self._order = itertools.count()
         #: while a deciding thread steps the box, the log lines of what it decided wait here until
         #: the lamp is lit (``flush_log``): one written to stderr cost ~0.16 ms before the lamp
-        #: (held as kind, player's name, stamp: worded when written, the translation after the lamp too)
-        self.held_log: list[tuple[str, str | None, int]] | None = None
+        #: (held as the call that writes it: an event worded when written, the translation after the lamp
+        #: too); the broken promises' lines wait there too (``_say``)
+        self.held_log: list[Callable[[], None]] | None = None
         #: while a deciding step runs, the journal records it makes wait here until its lamp is lit
         #: (``flush_records``): encoding them and waking the writer thread cost the lamp ~0.1 ms
         self.held_records: list[Record | dict[str, Any]] | None = None
@@ -377,6 +381,9 @@ class Box(InputLayer):
         self.longest_wait_us = 0
         #: the horizon the last step found (game µs): the view says how far it is behind
         self.horizon_us = -(1 << 62)
+        #: the furthest horizon any step found (game µs): a raised allowance lowers the horizon, but what
+        #: was decided past stays decided; an arrival is judged by this (``broken_promises``)
+        self._passed_us = -(1 << 62)
         #: writes a station's lamp for a status at once, returns when it went on (None: not on): the
         #: deciding process's lamps. With it, a step whose horizon passes the decision of the race the
         #: engine declared (``FirstPress``) lights the winner before the engine's own step
@@ -459,7 +466,8 @@ class Box(InputLayer):
 
     def broken_promises(self, now_us: int) -> None:
         """With watermarks: a source's own edge or press taken now that is stamped at or before the
-        horizon the box had passed, after the source said it had delivered past that stamp (its
+        furthest horizon the box had passed (``_passed_us``: a raised allowance lowers the horizon, not
+        what was decided), after the source said it had delivered past that stamp (its
         watermark, or its reader's answer), broke that promise: a decision may have gone past it.
         Each is counted (``late_deliveries``, ``worst_delivery_us``), the first of a burst logged (the
         burst's count at its end), and the allowance of the sources that promised it (all that
@@ -471,6 +479,8 @@ class Box(InputLayer):
         one again once within ``LATE_MARGIN_US`` of it. An input stamped before this session
         began (a board replaying an earlier boot's) promised nothing to this game."""
         arrivals = self.arrivals
+        if not arrivals and not self._broken_burst and not self._raised:
+            return  # the idle step's case, before its lamp: nothing to judge, to end or to relax
         if arrivals is None or self._waits_fixed_delay():
             if arrivals:
                 arrivals.clear()
@@ -480,7 +490,7 @@ class Box(InputLayer):
         while arrivals:
             stamp, arrived = arrivals.popleft()
             t_us = stamp + self.time_offset_us
-            if t_us > self.horizon_us or t_us < self.session_start_us:
+            if t_us > self._passed_us or t_us < self.session_start_us:
                 continue
             # which of them delivered it is not known: it broke a promise only if each had made it (one
             # silent past its stamp, stalled, may deliver it late: late evidence if a decision went past)
@@ -490,15 +500,17 @@ class Box(InputLayer):
                             now_us)
         if not broken and self._broken_burst:
             if self._broken_burst > 1:
-                log.warning(_(BROKEN_BURST_LOG), self._broken_burst)
+                self._say(logging.WARNING, _(BROKEN_BURST_LOG), self._broken_burst)
             self._broken_burst = 0
+        self._raised = False
         for mark in self.marks.values():
             if mark.probe_lag_us > mark.stated_lag_us and now_us - mark.broken_at_us > GUARD_RELAX_US:
                 halved = mark.probe_lag_us // 2
                 mark.probe_lag_us = halved if halved - mark.stated_lag_us >= LATE_MARGIN_US else mark.stated_lag_us
                 mark.broken_at_us = now_us
-                log.info("the %s source's inputs on time again: decisions wait %.2f ms for it", mark.name,
-                         mark.probe_lag_us / 1e3)
+                self._say(logging.INFO, "the %s source's inputs on time again: decisions wait %.2f ms for it",
+                          mark.name, mark.probe_lag_us / 1e3)
+            self._raised = self._raised or mark.probe_lag_us > mark.stated_lag_us
 
     def _broke(self, promised: list[SourceMark], late_us: int, now_us: int) -> None:
         """One input ``late_us`` after its stamp, delivered after ``promised`` said they were past it."""
@@ -508,8 +520,9 @@ class Box(InputLayer):
         for mark in promised:
             mark.broken_at_us = now_us
             mark.probe_lag_us = max(mark.probe_lag_us, allowance)
+            self._raised = self._raised or mark.probe_lag_us > mark.stated_lag_us
         if self._broken_burst == 0:
-            log.warning(_(BROKEN_PROMISE_LOG), ", ".join(m.name for m in promised), late_us / 1e3,
+            self._say(logging.WARNING, _(BROKEN_PROMISE_LOG), ", ".join(m.name for m in promised), late_us / 1e3,
                         max(m.probe_lag_us for m in promised) / 1e3)
         self._broken_burst += 1
 
@@ -841,20 +854,23 @@ class Box(InputLayer):
                 mark.timed_out = True
                 mark.unanswered += 1
                 if mark.unanswered == 1:
-                    log.warning("the %s source did not answer how far it delivered within its stated delay "
-                                "(%.1f ms): that delay decides until it answers (counted)", mark.name,
-                                self.latency_guard_us / 1e3)
-            if mark.fallback:
-                said = max(said if said is not None else floor, now_us - self.latency_guard_us)
+                    self._say(logging.WARNING, "the %s source did not answer how far it delivered within its "
+                              "stated delay (%.1f ms): that delay decides until it answers (counted)", mark.name,
+                              self.latency_guard_us / 1e3)
+            if mark.fallback:  # the stated delay decides for it, or its raised allowance while that is more
+                waited = self.latency_guard_us
+                if mark.probe_lag_us > mark.stated_lag_us:
+                    waited = max(waited, mark.probe_lag_us)
+                said = max(said if said is not None else floor, now_us - waited)
             if said is None or said < floor:
                 if not mark.stalled:
                     mark.stalled = True
                     self.stalls += 1
-                    log.warning(_(STALLED_LOG), mark.name, STALL_US / 1e6, STALL_US / 1e6)
+                    self._say(logging.WARNING, _(STALLED_LOG), mark.name, STALL_US / 1e6, STALL_US / 1e6)
                 said = floor
             elif mark.stalled:
                 mark.stalled = False
-                log.info(_(REPORTING_AGAIN_LOG), mark.name, STALL_US / 1e6)
+                self._say(logging.INFO, _(REPORTING_AGAIN_LOG), mark.name, STALL_US / 1e6)
             until = min(until, said)
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
@@ -912,6 +928,7 @@ class Box(InputLayer):
         if self.paused or self.host_paused:
             return []
         horizon = self.horizon_us = self.decided_until_us(self.now_us, sources_until_us)
+        self._passed_us = max(self._passed_us, horizon)
         promised = None
         if self._held and self._held[0][0] <= horizon and (self.first_lamp is not None or CHECK_FIRST_PRESS):
             promised = self._first_press_due(horizon)
@@ -1124,7 +1141,7 @@ class Box(InputLayer):
             if self.spec.logs(event.kind):  # in words; what it carries (answers too) only with -vv
                 who = None if event.player is None else self._name(event.player)
                 if self.held_log is not None:
-                    self.held_log.append((event.kind, who, event.t_us))
+                    self.held_log.append(functools.partial(self._log_event, event.kind, who, event.t_us))
                 else:
                     self._log_event(event.kind, who, event.t_us)
             if log.isEnabledFor(logging.DEBUG):
@@ -1138,8 +1155,15 @@ class Box(InputLayer):
         """The log lines of what was decided, held while the lamp was lit (``held_log``)."""
         if self.held_log:
             lines, self.held_log = self.held_log, []
-            for kind, who, t_us in lines:
-                self._log_event(kind, who, t_us)
+            for write in lines:
+                write()
+
+    def _say(self, level: int, text: str, *args: object) -> None:
+        """A log line of the step's; while a deciding step holds them, written after its lamp (``held_log``)."""
+        if self.held_log is not None:
+            self.held_log.append(functools.partial(log.log, level, text, *args))
+        else:
+            log.log(level, text, *args)
 
     def _log_event(self, kind: str, who: str | None, t_us: int) -> None:
         log.info("%s at %.3f s", event_words(self.spec, kind, who), t_us / 1e6)

@@ -30,7 +30,7 @@ from controller.box import journal as journal_mod
 from controller.box import media
 from controller.box.checkpoint import CheckpointError
 from controller.box.journal_format import FORMAT_VERSION, parse_header
-from controller.box.journal_writer import JournalLocked, lock_holder
+from controller.box.journal_writer import JournalLocked, steady_lock_holder
 from controller.box.lights import GpioLights, Lights, NoLights
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.profile import Profile
@@ -442,7 +442,7 @@ def resumable(path: str | Path, profile: Profile | None = None, game: str | None
     check_matches(p, profile, game)
     journal = journal_mod.read(p, since_checkpoint=True)
     with open(p, "rb") as f:
-        holder = lock_holder(f.fileno())
+        holder = steady_lock_holder(f.fileno())
     if holder is not None:
         raise JournalLocked(p, holder)
     if not journal.unsaved_lines and not carry_on:

@@ -86,6 +86,20 @@ def test_the_result_line_says_undecided_and_is_invalid_without_the_timed_contest
     assert not valid and "short=shipped/idle:298" in line
 
 
+def test_a_run_without_the_shipped_design_judges_the_design_it_played() -> None:
+    """``--designs fixed-delay``: the RESULT line judges that design, not the shipped one it never
+    played (every setting was counted short of it: ``valid=no``, exit 1)."""
+    assert realtime.judged_design(["fixed-delay", "one-process"]) == "fixed-delay"
+    assert realtime.judged_design(["one-process", "shipped"]) == "shipped"
+    floor = bk.Summary.of([300] * 100)
+    line, valid = realtime.result_line([("idle", figures(300), floor), ("2_CPU_burners", figures(300), floor)], [],
+                                       "fixed-delay")
+    assert valid and "short=" not in line and "design=fixed-delay" in line and line.endswith("valid=yes")
+    line, valid = realtime.result_line([("idle", figures(300), floor), ("2_CPU_burners", figures(0, 5), floor)], [],
+                                       "fixed-delay")
+    assert not valid and "short=fixed-delay/2_CPU_burners:0" in line
+
+
 def test_rounds_are_added_until_every_design_has_the_timed_contests_asked(monkeypatch: pytest.MonkeyPatch,
                                                                         tmp_path: Any) -> None:
     """A round of 10 contests times 8 of the fixed-delay design (2 undecided) and all 10 of the

@@ -23,7 +23,7 @@ from controller.box.press import Press
 from controller.box.process import VIEW_EVERY_US, DecidingGame
 from controller.box.runtime import Box, box_from_journal
 from games import registry
-from games.base import GameEvent
+from games.base import Action, GameEvent
 
 
 class VirtualClock:
@@ -485,3 +485,14 @@ def test_the_step_profile_wraps_nothing_unless_asked_and_shows_the_lamp_before_t
     order = [label for label, _wall, _cpu in steps[0]["marks"]]
     assert order.index("first_lamp>") < order.index("lamp") < order.index("engine_handle>")
     assert order.index("engine_tick<") < order.index("flush_records>") < order.index("after>")
+
+
+def test_a_move_delivered_wakes_the_deciding_thread_at_once() -> None:
+    """A phone's move and the host page's reach the box through ``deliver_action``: it wakes the
+    deciding thread as a button's edge does (``box.arrived``), which otherwise slept on until its
+    next timer (up to ``DECIDER_MAX_SLEEP_S``) before playing the move."""
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3))
+    box.arrived.clear()
+    box.deliver_action(Action("buzz", 1_000, 0))
+    assert box.arrived.is_set()

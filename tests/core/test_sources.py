@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import gc
+import random
 import time
+
+import pytest
 
 from controller.box import profile as profile_mod
 from controller.box.press import Edge
@@ -33,22 +36,48 @@ def test_callbacks_survive_garbage_collection():
     source.stop()
 
 
-def test_pigpio_ticks_unwrap_across_the_wrap_and_after_a_long_idle():
-    class PiGPIOFactory:  # stands in for gpiozero's, by name
-        def ticks(self):
-            return 0xFFFF_FF00
+class PiGPIOFactory:  # stands in for gpiozero's, by name: a 32-bit µs counter on its own crystal
+    def __init__(self, box: list[int], start_tick: int, ppm: float = 0.0) -> None:
+        self.box, self.box0, self.start_tick, self.rate = box, box[0], start_tick, 1 + ppm / 1_000_000
 
+    def at(self, box_us: int) -> int:
+        """The counter's reading at box time ``box_us``."""
+        return (self.start_tick + round((box_us - self.box0) * self.rate)) % (1 << 32)
+
+    def ticks(self) -> int:
+        return self.at(self.box[0])
+
+
+def test_pigpio_ticks_unwrap_across_the_wrap_and_after_a_long_idle():
     box = [5_000_000_000]
-    convert, precision, _ = tick_converter(PiGPIOFactory(), clock=lambda: box[0])
-    box[0] += 0x30  # the edge callbacks run a little after their edges
+    factory = PiGPIOFactory(box, 0xFFFF_FF00)
+    convert, precision, _ = tick_converter(factory, clock=lambda: box[0])
+    box[0] += 0x100  # the edge callbacks run a little after their edges
     assert convert(0xFFFF_FFF0) == 5_000_000_000 + 0xF0
     box[0] += 0x20
     assert convert(0x0000_0010) == 5_000_000_000 + 0x110  # after the 32-bit wrap
     forty_minutes = 40 * 60 * 1_000_000
     box[0] += forty_minutes  # nobody pressed for 40 min: more than half a wrap
-    tick = (0xFFFF_FF00 + 0x150 + forty_minutes - 5) % (1 << 32)
-    assert convert(tick) == 5_000_000_000 + 0x150 + forty_minutes - 5
+    tick = (0xFFFF_FF00 + 0x110 + forty_minutes - 5) % (1 << 32)
+    assert convert(tick) == 5_000_000_000 + 0x110 + forty_minutes - 5
     assert precision == 5
+
+
+@pytest.mark.parametrize("ppm", [50.0, -50.0])
+def test_pigpio_ticks_drifting_from_the_box_clock_are_never_stamped_in_its_future(ppm):
+    """pigpio's counter drifts from the NTP-slewed box clock: mapped once at the
+    start, after minutes every edge lands past now and the inbox refuses it."""
+    box = [1_000_000_000]
+    factory = PiGPIOFactory(box, 0x1234_5678, ppm)
+    convert, _, _ = tick_converter(factory, clock=lambda: box[0])
+    rng = random.Random(46)
+    for _ in range(3 * 3600):  # an edge a second for three hours
+        box[0] += 1_000_000
+        happened = box[0]
+        box[0] += rng.randrange(20, 400)  # its callback runs a little later
+        stamp = convert(factory.at(happened))
+        assert stamp <= box[0]  # never from the future: BOX_CLOCK_SLACK_US is not spent on drift
+        assert abs(stamp - happened) <= 1_000  # and still placed within 1 ms of when it happened
 
 
 def test_python_stamped_factories_report_millisecond_precision():

@@ -216,6 +216,67 @@ def test_an_edge_delivered_after_its_sources_word_is_counted_and_the_next_contes
     assert box.marks["gpio"].probe_lag_us == allowance // 2
 
 
+def test_a_deciding_step_says_a_broken_promise_only_after_its_lamp(caplog: pytest.LogCaptureFixture) -> None:
+    """A step of the deciding thread holds its log lines until the lamp is lit (``held_log``): a
+    line written to stderr costs the lamp ~0.16 ms. The broken promise's line, the burst's count
+    and the relaxed allowance's line are the step's too: none is written before ``flush_log``."""
+    box = armed_box()
+    box.held_log = []  # as the deciding thread holds them (``Decider``)
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", 60_000))
+    box.step(60_000)
+    with caplog.at_level(logging.INFO, logger="buzzerbox"):
+        box.edge(Edge(2, "bell", 1, 57_000), 1)
+        box.edge(Edge(3, "bell", 1, 57_000), 1)
+        box.watermark(Watermark("gpio", 61_000))
+        box.step(61_000)
+        assert box.late_deliveries == 2 and caplog.records == []  # the lamp is not lit yet
+        box.flush_log()
+        assert "4.00 ms after its stamp" in caplog.records[0].getMessage()
+        caplog.clear()
+        box.watermark(Watermark("gpio", 61_500))
+        box.step(61_500)  # the burst ends
+        box.watermark(Watermark("gpio", 61_500 + GUARD_RELAX_US + 1))
+        box.step(61_500 + GUARD_RELAX_US + 1)  # the allowance relaxes
+        assert caplog.records == []
+        box.flush_log()
+    said = [r.getMessage() for r in caplog.records]
+    assert said[0].startswith("2 inputs") and "on time again" in said[1], said
+
+
+def test_a_source_whose_asks_time_out_is_waited_its_raised_allowance_not_the_stated_delay() -> None:
+    """A board that broke its word (its allowance raised to 7 ms) and then leaves an ask
+    unanswered falls back to the stated delay (2 ms): decisions still wait the 7 ms for it,
+    or a press it delivers 5 ms late is decided past again."""
+    box = armed_box()
+    box.follow_source("board", watermarks=True, ask=lambda: True)
+    mark = box.marks["board"]
+    mark.probe_lag_us = raised_guard_us(4_000)
+    mark.broken_at_us = 60_000
+    box.watermark(Watermark("board", 61_000))
+    mark.timed_out = True  # its last ask went unanswered
+    assert mark.fallback
+    assert box.sources_until_us(61_000) == 61_000 - mark.probe_lag_us
+    mark.probe_lag_us = mark.stated_lag_us  # relaxed back: the stated delay decides
+    assert box.sources_until_us(61_000) == 61_000 - box.latency_guard_us
+
+
+def test_an_input_behind_a_horizon_passed_before_the_allowance_was_raised_is_still_a_broken_promise() -> None:
+    """The first broken promise raises the allowance to 7 ms: the horizon now trails 61.5 ms by
+    7 ms, but the box had decided up to 61 ms. A second input stamped 59 ms, delivered after
+    its source's word passed it, came after a decision went past it: it is counted too."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", 61_000))
+    box.step(61_000)
+    box.edge(Edge(2, "bell", 1, 57_000), 1)
+    box.step(61_500)
+    assert box.late_deliveries == 1 and box.horizon_us < 59_000
+    box.edge(Edge(3, "bell", 1, 59_000), 1)
+    box.step(62_000)
+    assert box.late_deliveries == 2
+
+
 @pytest.mark.parametrize("asks", [False, True])
 def test_a_moment_a_pushing_source_has_not_reached_is_woken_by_its_delivery_not_a_timer(asks: bool) -> None:
     """The screen's keyboard pushes its watermarks and cannot be asked: a press confirmed at

@@ -17,6 +17,7 @@ from controller.box import session as box_session
 from controller.box.press import Press
 from controller.box.runtime import Box
 from controller.box.sources.board import BoardSource
+from controller.box.sources.board.serial_io import OUTBOX_LIMIT
 from controller.box.sources.board_sim import BoardSim
 from games import registry
 from games.base import GameEvent
@@ -90,3 +91,49 @@ def test_a_board_that_stops_draining_usb_leaves_a_keyboard_press_to_be_decided()
             thread.join(HANG_S)
         source.stop()
         sim.close()
+
+
+class SerialTimeoutException(Exception):  # noqa: N818 - pyserial's name: the driver tells a timeout by it
+    pass
+
+
+class WedgedPort:
+    """A port whose first write takes part of a frame and then times out (a board not draining USB)."""
+
+    def __init__(self) -> None:
+        self.taken: list[bytes] = []
+
+    def write(self, data: bytes) -> int:
+        if not self.taken:
+            self.taken.append(data[:3])  # "L 1" went, the rest of the line did not
+            raise SerialTimeoutException("Write timeout")
+        self.taken.append(data)
+        return len(data)
+
+
+def written(source: BoardSource) -> None:
+    """The driver's writer thread's work, on this thread: hands over what is queued, then returns."""
+    source._stop.set()
+    source._write_loop()
+    source._stop.clear()
+
+
+def test_a_lamp_command_dropped_or_torn_is_sent_again_and_the_next_frame_is_not_glued() -> None:
+    """A lamp's command the board's USB did not take (its outbox full, or its write timed out) is
+    not lost: the lights are sent again as after a reconnect (``relight``). A write given up
+    part-way left the board half a line: the next command starts with a newline, not glued to it."""
+    source = BoardSource({0: (0, "bell")}, {(0, "bell"): 1})
+    port = WedgedPort()
+    source._ser = port
+    source.session.connected = True
+    source.set_light(0, "bell", "on")
+    written(source)  # times out after "L 1"
+    assert source.session.relight
+    source.session.relight = False
+    source.set_light(0, "bell", "off")
+    written(source)
+    lines = b"".join(port.taken).split(b"\n")  # as the board's parser splits what it got
+    assert lines[0] == b"L 1" and lines[1].startswith(b"L 1 off")  # the torn line ended, not glued on
+    source._out += bytes(OUTBOX_LIMIT)  # the outbox full: the board takes nothing
+    source.set_light(0, "bell", "on")
+    assert source.session.relight and source._lights[1] == "on"  # sent again once it answers

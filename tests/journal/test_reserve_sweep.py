@@ -6,13 +6,18 @@ folder, and with ``journal check`` of its journal; never one a live writer holds
 
 from __future__ import annotations
 
+import errno
+import fcntl
+import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
+from controller.box import journal_writer, session
 from controller.box.journal import JournalWriter
 from controller.cli import main
 from tests.processes import HANG_S
@@ -61,6 +66,26 @@ def test_a_new_journal_removes_the_room_a_killed_writer_left_and_keeps_the_live_
     assert dead.stat().st_size > 0  # the journal itself is untouched
 
 
+def test_on_a_full_card_a_new_journal_gets_the_room_a_killed_writer_left(tmp_path: Path, monkeypatch) -> None:
+    """The card is full but for the 1 MiB a killed writer's reserve holds: the next journal
+    sweeps it before making its own, so it gets that room for its close."""
+    dead, ours = tmp_path / "dead.jsonl", tmp_path / "ours.jsonl"
+    killed(writing(dead))
+    real = os.posix_fallocate
+
+    def full_card(fd: int, offset: int, length: int) -> None:  # room for one reserve: the stale one's
+        if len(list(tmp_path.glob("*.reserve"))) > 1:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd, offset, length)
+    monkeypatch.setattr(os, "posix_fallocate", full_card)
+    mine = JournalWriter.create(ours, HEADER)
+    try:
+        assert mine.reserve is not None and Path(f"{ours}.reserve").exists()
+        assert not Path(f"{dead}.reserve").exists()
+    finally:
+        mine.close()
+
+
 def test_journal_check_removes_the_stale_room_of_the_journal_it_checks_and_says_so(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "night.jsonl"
@@ -77,3 +102,30 @@ def test_journal_check_removes_the_stale_room_of_the_journal_it_checks_and_says_
         assert path.with_name("live.jsonl.reserve").exists()  # its writer holds it
     finally:
         killed(live)
+
+
+def test_a_resume_waits_out_a_sweep_holding_the_journals_lock(tmp_path: Path, monkeypatch) -> None:
+    """A new journal's sweep of stale reserves holds each journal's lock for one unlink: a resume
+    looking at that moment tries again on the writer's schedule (``LOCK_TRIES``) rather than
+    refusing the game as "being written by another box" naming the sweeper."""
+    from tests.journal.test_resume_from_end import journaled_session
+
+    path, _box = journaled_session(tmp_path, "quiz")
+    taken, release, released = threading.Event(), threading.Event(), threading.Event()
+
+    def sweeper() -> None:  # holds the lock until the resume's first look found it held
+        with open(path, "rb") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            taken.set()
+            release.wait(HANG_S)
+        released.set()  # closed: the lock is gone
+    monkeypatch.setattr(journal_writer, "lock_retry_wait", lambda: (release.set(), released.wait(HANG_S)))
+    thread = threading.Thread(target=sweeper)
+    thread.start()
+    try:
+        assert taken.wait(HANG_S)
+        journaled = session.resumable(path, carry_on=True)
+    finally:
+        release.set()
+        thread.join(HANG_S)
+    assert journaled.settings is not None

@@ -61,19 +61,40 @@ def _kernel_seconds_to_box_us() -> TickConverter:
     return convert
 
 
+#: how often the pigpio mapping is read again from the daemon's counter: its crystal drifts 10-50 ppm from the
+#: box clock (which NTP slews), so a mapping read once is ms off after minutes; 10 s leaves at most 0.5 ms
+PIGPIO_REANCHOR_US = 10_000_000
+
+
 def _pigpio_ticks_to_box_us(factory: Any, clock: Callable[[], int] = box_now_us) -> TickConverter:
     """pigpio's tick is a 32-bit µs counter (wraps every 71.6 min). An edge is
     converted in its callback, moments after it happened, so it is placed
     within half a wrap *before now* on the box clock: right however long the
-    box sat idle, with no heartbeat needed."""
+    box sat idle, with no heartbeat needed. The counter runs on its own
+    crystal, not the NTP-slewed box clock: the mapping is read again every
+    ``PIGPIO_REANCHOR_US``, and an edge it would place after now (the counter
+    ran ahead) moves the mapping to it and is stamped now, never refused as
+    from the future."""
     period = 1 << 32
-    offset = clock() - int(factory.ticks())  # box µs - pigpio ticks, at start
+    anchor = [0, clock()]  # [box µs - pigpio ticks, box µs it was read]
+
+    def reanchor() -> None:  # the daemon answers over a socket: its tick is placed mid-way through the ask
+        before = clock()
+        ticks = int(factory.ticks())
+        anchor[1] = clock()
+        anchor[0] = (before + anchor[1]) // 2 - ticks
+
+    reanchor()
 
     def convert(ticks: Any) -> int:
         now = clock()
-        ago = (now - offset - int(ticks)) % period
-        if ago >= period // 2:  # stamped a moment "after" now: clock jitter
-            ago -= period
+        if now - anchor[1] >= PIGPIO_REANCHOR_US:
+            reanchor()
+            now = clock()
+        ago = (now - anchor[0] - int(ticks)) % period
+        if ago >= period // 2:  # stamped "after" now: the counter ran ahead of the mapping
+            anchor[0] = now - int(ticks)
+            return now
         return now - ago
 
     return convert

@@ -106,6 +106,7 @@ class BoardSource(Source):
         self._writing = False
         self._writer: threading.Thread | None = None
         self._dropped_bytes = 0  # commands dropped since the writer last got some through
+        self._torn = False  # a write given up part-way: the next data starts with a newline
         #: the reader handled everything it read and waits on an empty port (``quiet``)
         self._rx_idle = True
         self._stop = threading.Event()
@@ -332,6 +333,8 @@ class BoardSource(Source):
             return
         data = b"".join(frame(b) for b in bodies)
         with self._out_cv:
+            if self._torn:  # a write given up part-way left the board half a line: end it first
+                data, self._torn = b"\n" + data, False
             if not self._out and not self._writing:
                 data = data[self._write_now(data):]
                 if not data:
@@ -341,6 +344,7 @@ class BoardSource(Source):
                     log.warning("board takes no commands (its USB is not draining): commands dropped until "
                                 "it does")
                 self._dropped_bytes += len(data)
+                self.session.relight = True  # a lamp's command may be among them: sent again as it answers
                 return
             self._out += data
             self._out_cv.notify()
@@ -381,6 +385,8 @@ class BoardSource(Source):
                     continue
                 with self._out_cv:
                     self._dropped_bytes += len(data)
+                    self._torn = True  # some of it may have gone: the next data starts with a newline
+                self.session.relight = True  # a lamp's command may be among them: sent again as it answers
                 log.warning("board took no command for %.1f s (its USB is not draining): %d bytes dropped; "
                             "decisions go on, by its stated delay while it does not answer", WRITE_TIMEOUT_S,
                             len(data))
