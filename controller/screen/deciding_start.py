@@ -14,7 +14,6 @@ import socket
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from controller import channel
 from controller import protocol as p
@@ -36,36 +35,32 @@ NO_ANSWER = N_("the deciding process did not open the inputs within {seconds:g} 
 NOT_STOPPED = N_("the deciding process did not stop within {seconds:g} s of being told to: it was killed")
 
 
-@dataclass
-class Started:
-    """A deciding process just started: its process, this side's end of its channel, its first message."""
-
-    process: subprocess.Popen[bytes]
-    sock: socket.socket
-    first: p.Message
-
-
-def start_deciding(args: Sequence[str], *, extra_fds: Sequence[int] = (), wait_s: float | None = None,
-                   program: Sequence[str] = DECIDING_PROGRAM) -> Started:
-    """Started with ``--fd`` (its channel) and ``args``; its first message read, within ``wait_s``
-    if given (none came: it is killed and ``NO_ANSWER`` raised). A first message that is no
-    message, or its channel closing first, is a ``Refused`` saying so."""
+def spawn_deciding(args: Sequence[str], *, extra_fds: Sequence[int] = (),
+                   program: Sequence[str] = DECIDING_PROGRAM) -> tuple[subprocess.Popen[bytes], socket.socket]:
+    """Started with ``--fd`` (its channel) and ``args``: the process and this side's end of its
+    channel. The caller keeps both before it reads anything, so a stop meanwhile (Ctrl+C) stops it."""
     mine, theirs = socket.socketpair()
     command = [*program, "--fd", str(theirs.fileno()), *args]
     with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
         process = subprocess.Popen(command, pass_fds=[theirs.fileno(), *extra_fds])
     lift(process.pid)  # its imports at its priority too (``deciding.lift``)
     theirs.close()
-    if wait_s is not None and not select.select([mine], [], [], wait_s)[0]:
+    return process, mine
+
+
+def first_message(process: subprocess.Popen[bytes], sock: socket.socket, wait_s: float | None = None) -> p.Message:
+    """Its first message (``Opened``, or ``Refused`` with its line), read within ``wait_s`` if given:
+    none by then, it is killed and ``NO_ANSWER`` raised. One that is no message, or its channel
+    closing first, is a ``Refused`` saying so."""
+    if wait_s is not None and not select.select([sock], [], [], wait_s)[0]:
         process.kill()
         process.wait()
-        mine.close()
         raise BuzzerBoxError(_(NO_ANSWER).format(seconds=wait_s))
     try:
-        first = channel.receive(mine)
+        first = channel.receive(sock)
     except channel.ChannelError as exc:
         first = p.Refused(str(exc))
-    return Started(process, mine, first if first is not None else p.Refused(_(STOPPED_BEFORE)))
+    return first if first is not None else p.Refused(_(STOPPED_BEFORE))
 
 
 def refusal(first: p.Message) -> str:

@@ -23,7 +23,13 @@ from typing import Any
 from controller import channel
 from controller import protocol as p
 from controller.box.press import Edge, InputNotice, Press, Watermark
-from controller.screen.deciding_start import DECIDING_PROGRAM, refusal, start_deciding, wait_stopped
+from controller.screen.deciding_start import (
+    DECIDING_PROGRAM,
+    first_message,
+    refusal,
+    spawn_deciding,
+    wait_stopped,
+)
 from controller.system import signals
 from games.base import BuzzerBoxError
 from games.i18n import N_, _, current_language
@@ -65,13 +71,18 @@ class DiagLink:
         args = ["--diag", "--profile", self.profile, "--lang", current_language(),
                 "--log-level", str(logging.getLogger().getEffectiveLevel())]
         args += ["--feed", self.feed] if self.feed else []
-        # its edge readers at the priority a game's have (``start_deciding`` lifts it): the bounce diag shows is theirs
-        started = start_deciding(args, wait_s=self.wait_s, program=self.program)
-        self.process, self.sock = started.process, started.sock
-        if isinstance(started.first, p.Opened):
-            return started.first.inputs
+        # its edge readers at the priority a game's have (``spawn_deciding`` lifts it): the bounce diag shows is theirs
+        self.process, self.sock = spawn_deciding(args, program=self.program)
+        try:
+            first = first_message(self.process, self.sock, self.wait_s)
+        except BuzzerBoxError:  # killed: nothing to stop
+            self.sock.close()
+            self.process = self.sock = None
+            raise
+        if isinstance(first, p.Opened):
+            return first.inputs
         self.stop()
-        raise BuzzerBoxError(refusal(started.first))
+        raise BuzzerBoxError(refusal(first))
 
     def step(self, now_us: int) -> list[Press]:
         """Its newest rows taken (never waits); the presses are its to count, none

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from controller import channel
 from controller import protocol as p
 from controller.box.press import Edge, InputNotice, Press, Watermark
-from controller.screen.deciding_start import refusal, start_deciding
+from controller.screen.deciding_start import first_message, refusal, spawn_deciding
 from games.base import BuzzerBoxError, GameSpec
 from games.i18n import N_, _, current_language
 from games.registry import package_of, register_args
@@ -112,11 +112,11 @@ class EveningLink:
             old.close()
         self.strip, self._presses = [], []
         try:
-            started = start_deciding(args, extra_fds=[answers.fileno()])
+            self.process, self.sock = spawn_deciding(args, extra_fds=[answers.fileno()])
         finally:
             answers.close()
-        self.process, self.sock = started.process, started.sock
-        mine, first = started.sock, started.first
+        mine = self.sock
+        first = first_message(self.process, mine)
         if isinstance(first, p.Opened):
             self.inputs = first.inputs
             if self.profile:  # the stations' first strip: the menu draws its stations from its first frame
