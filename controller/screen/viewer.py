@@ -551,6 +551,12 @@ class SplitGame:
     #: simulated players play every station (``demo``, the menu's bots' games), in the deciding process
     bots: p.Bots | None = None
 
+    def __post_init__(self) -> None:
+        """A new game is started ``--new`` and waits for its ``Start``, made of ``new_game``:
+        a new game without one would wait for ever, so it cannot be made."""
+        if self.new and self.new_game is None:
+            raise ValueError("a new SplitGame needs its new_game (what the deciding process journals)")
+
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
     """The deciding process on the journal, and the screen's end of its channel."""
@@ -583,7 +589,8 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--bots"] + (["--board-sim"] if game.bots.board_sim else [])
     # its imports and its resume at its priority (``spawn_deciding`` lifts it): a restart is what the players wait for
     process, mine = spawn_deciding(command)
-    if new and game.new_game is not None:  # its first message: the game it journals
+    if new:  # its first message: the game it journals (a new SplitGame has its new_game)
+        assert game.new_game is not None
         with contextlib.suppress(OSError):  # gone already: the watch says so
             channel.send(mine, p.Start(game.new_game, game.bots))
     return process, mine
