@@ -217,6 +217,10 @@ SOCKET_PATH_MAX = 103 if sys.platform == "darwin" else 107
 #: how ``private_socket``'s folders are named, and the file in each that names the process that made it
 PRIVATE_PREFIX = "buzzerbox-peers-"
 OWNER_FILE = "owner"
+#: a private folder younger than this (its mtime) is never swept: its maker may be in another PID
+#: namespace sharing /tmp (a container of the same user), where it looks dead, between making the
+#: folder and listening on its socket
+PRIVATE_SETTLE_S = 10.0
 
 
 def private_socket(name: str = "peers.sock") -> Path:
@@ -239,7 +243,8 @@ def sweep_private() -> None:
     """The private folders a dead process left (``private_socket``'s, in $TMPDIR and /tmp): each
     of this user's that names its maker, gone once that process is dead and nobody listens on
     its socket any more (a game its dead maker started plays on; its phones' server removes the
-    folder at the game's end). Anything else is left: another user's, one without an owner file."""
+    folder at the game's end) and it is a few seconds old (``PRIVATE_SETTLE_S``: one just made may
+    be another PID namespace's, not listening yet). Anything else is left: another user's, one without an owner file."""
     for base in dict.fromkeys((tempfile.gettempdir(), "/tmp")):
         with contextlib.suppress(OSError):
             for folder in Path(base).glob(PRIVATE_PREFIX + "*"):
@@ -248,9 +253,15 @@ def sweep_private() -> None:
 
 
 def _stale(folder: Path) -> bool:
-    """``folder`` is this user's private folder, its maker dead and none of its sockets listened on."""
+    """``folder`` is this user's private folder, older than ``PRIVATE_SETTLE_S``, its maker dead
+    and none of its sockets listened on."""
     try:
-        if folder.is_symlink() or folder.stat().st_uid != os.getuid():
+        if folder.is_symlink():
+            return False
+        status = folder.stat()
+        if status.st_uid != os.getuid():
+            return False
+        if abs(time.time() - status.st_mtime) < PRIVATE_SETTLE_S:  # just made: its socket may not listen yet
             return False
         owner = int((folder / OWNER_FILE).read_text(encoding="ascii"))
         sockets = [entry for entry in folder.iterdir() if entry.is_socket()]

@@ -293,7 +293,7 @@ class Hub:
         if r.room not in rooms:
             # a room's password speaks for its own matches only: room a's box cannot score hall b's match
             raise MessageError(_("room {room!r} sent a result for match {match!r}, which is played in {rooms}").format(
-                room=r.room, match=r.match, rooms=", ".join(sorted(rooms))))
+                room=r.room, match=r.match, rooms=_(" or ").join(sorted(rooms))))  # played in a or b
         if tuple(r.teams) != tuple(match.teams):
             raise MessageError(_("match {match!r} is {teams}, not {sent}").format(
                 match=r.match, teams=list(match.teams), sent=list(r.teams)))

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import BuzzerBoxError
+from games.i18n import _
 
 VERSION = 1
 ROOT = "buzzerbox/v1"
@@ -75,22 +76,23 @@ class Bracket:
 
 def parse_bracket(payload: bytes, match_ids: Sequence[str], team_ids: Sequence[str]) -> Bracket:
     """A bracket naming only this tournament's playoff matches and teams, two different teams each."""
-    f = _F(_decode(payload), "the bracket")
+    f = _F(_decode(payload), _("the bracket"))
     f.version("bracket")
     raw = f.get("matches")
     if not isinstance(raw, dict) or len(raw) > len(match_ids):
-        raise f.fail("matches", "is not a table of playoff matches")
+        raise f.fail("matches", _("is not a table of playoff matches"))
     matches = {}
     for match, teams in raw.items():
         if match not in match_ids:
-            raise f.fail("matches", f"names {str(match)[:40]!r}, not a playoff match of this tournament")
+            raise f.fail("matches", _("names {match!r}, not a playoff match of this tournament").format(match=str(match)[:40]))
         if (not isinstance(teams, list) or len(teams) != 2 or teams[0] == teams[1]
                 or not all(isinstance(x, str) and x in team_ids for x in teams)):
-            raise f.fail("matches", f"gives match {match!r} something that is not two of the tournament's teams")
+            raise f.fail("matches", _("gives match {match!r} something that is not two of the tournament's teams").format(
+                match=match))
         matches[match] = (teams[0], teams[1])
     decided = f.items("decided", len(match_ids))
     if not all(isinstance(d, str) and d in matches for d in decided):
-        raise f.fail("decided", "names a match the bracket does not pair")
+        raise f.fail("decided", _("names a match the bracket does not pair"))
     return Bracket(matches, frozenset(decided))
 
 
@@ -104,13 +106,13 @@ def topic_room(topic: str, tournament: str) -> tuple[str, str, str]:
     parts = topic.split("/")
     head = ROOT.split("/") + [tournament, "room"]
     if parts[: len(head)] != head or len(parts) not in (len(head) + 2, len(head) + 3):
-        raise MessageError(f"topic {topic[:80]!r} is not one of this tournament's room topics")
+        raise MessageError(_("topic {topic!r} is not one of this tournament's room topics").format(topic=topic[:80]))
     room, kind = parts[len(head)], parts[len(head) + 1]
     match = parts[len(head) + 2] if len(parts) == len(head) + 3 else ""
     if not _ID.match(room) or (kind == "result") != bool(match) or kind not in ("status", "live", "result"):
-        raise MessageError(f"topic {topic[:80]!r} is not one of this tournament's room topics")
+        raise MessageError(_("topic {topic!r} is not one of this tournament's room topics").format(topic=topic[:80]))
     if match and not _ID.match(match):
-        raise MessageError(f"topic {topic[:80]!r}: {match[:40]!r} is not a match id")
+        raise MessageError(_("topic {topic!r}: {match!r} is not a match id").format(topic=topic[:80], match=match[:40]))
     return room, kind, match
 
 
@@ -234,36 +236,36 @@ def schedule_payload(body: bytes, signature: str) -> bytes:
 
 # -- the reader ----------------------------------------------------------------------------
 def _bad_constant(name: str) -> Any:
-    raise MessageError(f"{name} is not a number")
+    raise MessageError(_("{name} is not a number").format(name=name))
 
 
 def _decode(payload: bytes) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
-        raise MessageError(f"a {len(payload)}-byte message is larger than {MAX_PAYLOAD}")
+        raise MessageError(_("a {size}-byte message is larger than {limit}").format(size=len(payload), limit=MAX_PAYLOAD))
     try:
         value = json.loads(payload.decode("utf-8"), parse_constant=_bad_constant,
                            parse_int=_checked_int, parse_float=_checked_float)
     except MessageError:
         raise
     except RecursionError:
-        raise MessageError("nested too deep to be a league message") from None
+        raise MessageError(_("nested too deep to be a league message")) from None
     except ValueError as exc:  # bad UTF-8, bad JSON, int-size limits
-        raise MessageError(f"not a league message ({str(exc)[:60]})") from None
+        raise MessageError(_("not a league message ({why})").format(why=str(exc)[:60])) from None
     if not isinstance(value, dict):
-        raise MessageError(f"a league message is a JSON object, not {type(value).__name__}")
+        raise MessageError(_("a league message is a JSON object, not {kind}").format(kind=type(value).__name__))
     return value
 
 
 def _checked_int(text: str) -> int:
     if len(text.lstrip("-")) > 18:
-        raise MessageError(f"a {len(text)}-digit number")
+        raise MessageError(_("a {digits}-digit number").format(digits=len(text)))
     return int(text)
 
 
 def _checked_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise MessageError(f"{text[:20]} does not fit in a number")
+        raise MessageError(_("{text} does not fit in a number").format(text=text[:20]))
     return value
 
 
@@ -272,11 +274,11 @@ class _F:
         self.data, self.what = data, what
 
     def fail(self, key: str, problem: str) -> MessageError:
-        return MessageError(f"{self.what}'s {key!r} {problem}")
+        return MessageError(_("{what}'s {key!r} {problem}").format(what=self.what, key=key, problem=problem))
 
     def get(self, key: str) -> Any:
         if key not in self.data:
-            raise MessageError(f"{self.what} has no {key!r}")
+            raise MessageError(_("{what} has no {key!r}").format(what=self.what, key=key))
         return self.data[key]
 
     def ident(self, key: str, optional: bool = False) -> str:
@@ -284,104 +286,105 @@ class _F:
         if optional and value is None:
             return ""
         if not isinstance(value, str) or not _ID.match(value):
-            raise self.fail(key, "is not an id")
+            raise self.fail(key, _("is not an id"))
         return value
 
     def whole(self, key: str, low: int = 0, high: int = 2**53) -> int:
         value = self.get(key)
         if type(value) is not int or not low <= value <= high:
-            raise self.fail(key, f"is not a whole number from {low} to {high}")
+            raise self.fail(key, _("is not a whole number from {low} to {high}").format(low=low, high=high))
         return value
 
     def flag(self, key: str) -> bool:
         value = self.get(key)
         if type(value) is not bool:
-            raise self.fail(key, "is not true or false")
+            raise self.fail(key, _("is not true or false"))
         return value
 
     def text(self, key: str, limit: int = 200) -> str:
         value = self.get(key)
         if not isinstance(value, str) or len(value) > limit:
-            raise self.fail(key, f"is not a text of at most {limit} characters")
+            raise self.fail(key, _("is not a text of at most {limit} characters").format(limit=limit))
         return value
 
     def items(self, key: str, limit: int) -> list[Any]:
         value = self.get(key)
         if not isinstance(value, list) or len(value) > limit:
-            raise self.fail(key, f"is not a list of at most {limit}")
+            raise self.fail(key, _("is not a list of at most {limit}").format(limit=limit))
         return value
 
     def version(self, kind: str) -> None:
         if self.data.get("v") != VERSION:
-            raise MessageError(f"a {kind} message of version {str(self.data.get('v'))[:10]}; this hub reads version {VERSION}")
+            raise MessageError(_("a {kind} message of version {version}; this hub reads version {known}").format(
+                kind=kind, version=str(self.data.get("v"))[:10], known=VERSION))
         if self.data.get("type") != kind:
-            raise MessageError(f"a {str(self.data.get('type'))[:20]!r} message on a {kind} topic")
+            raise MessageError(_("a {sent!r} message on a {kind} topic").format(sent=str(self.data.get("type"))[:20], kind=kind))
 
 
 def _scores(f: _F, key: str, count: int) -> tuple[int, ...]:
     values = f.items(key, 64)
     if len(values) != count or not all(type(v) is int and abs(v) < 10**9 for v in values):
-        raise f.fail(key, f"is not {count} whole-number scores")
+        raise f.fail(key, _("is not {count} whole-number scores").format(count=count))
     return tuple(values)
 
 
 def parse_status(payload: bytes) -> Status:
-    f = _F(_decode(payload), "the status")
+    f = _F(_decode(payload), _("the status"))
     f.version("status")
     state = f.get("state")
     if state not in ("online", "offline"):
-        raise f.fail("state", "is neither online nor offline")
+        raise f.fail("state", _("is neither online nor offline"))
     return Status(f.ident("room"), state == "online", f.ident("match", optional=True) or None, f.whole("sent_ms"))
 
 
 def parse_live(payload: bytes) -> Live:
-    f = _F(_decode(payload), "the live view")
+    f = _F(_decode(payload), _("the live view"))
     f.version("live")
     board = f.get("board")
     if not isinstance(board, dict):
-        raise f.fail("board", "is not an object")
+        raise f.fail("board", _("is not an object"))
     players = board.get("players", [])
     if not isinstance(players, list) or len(players) > 64 or not all(isinstance(p, dict) for p in players):
-        raise f.fail("board", "has no list of players")
+        raise f.fail("board", _("has no list of players"))
     return Live(f.ident("room"), f.ident("match", optional=True) or None, f.whole("sent_ms"), board)
 
 
 def parse_result(payload: bytes) -> Result:
-    f = _F(_decode(payload), "the result")
+    f = _F(_decode(payload), _("the result"))
     f.version("result")
     teams = f.items("teams", 64)
     if len(teams) < 2 or not all(isinstance(t, str) and _ID.match(t) for t in teams) or len(set(teams)) != len(teams):
-        raise f.fail("teams", "is not a list of two or more different team ids")
+        raise f.fail("teams", _("is not a list of two or more different team ids"))
     journal = f.get("journal")
     if not isinstance(journal, dict):
-        raise f.fail("journal", "is not an object")
-    j = _F(journal, "the result's journal")
+        raise f.fail("journal", _("is not an object"))
+    j = _F(journal, _("the result's journal"))
     journal_sum = j.text("sum", 64)
     if not _HEX.match(journal_sum):
-        raise j.fail("sum", "is not a checksum")
+        raise j.fail("sum", _("is not a checksum"))
     questions = []
     for raw in f.items("questions", MAX_QUESTIONS):
         if not isinstance(raw, dict):
-            raise f.fail("questions", "holds something that is not a question")
-        q = _F(raw, "a question")
+            raise f.fail("questions", _("holds something that is not a question"))
+        q = _F(raw, _("a question"))
         judgements = []
         for item in q.items("judgements", 64):
             if not isinstance(item, dict):
-                raise q.fail("judgements", "holds something that is not a judgement")
-            jd = _F(item, "a judgement")
+                raise q.fail("judgements", _("holds something that is not a judgement"))
+            jd = _F(item, _("a judgement"))
             judgements.append((jd.whole("team", 0, len(teams) - 1), jd.whole("station", 0, 63), jd.text("verdict", 20),
                                jd.whole("points", -10**6, 10**6)))
         buzzes = []
         for item in q.items("buzzes", 256) if "buzzes" in raw else []:  # added in version 1: optional
             if not isinstance(item, dict):
-                raise q.fail("buzzes", "holds something that is not a press")
-            b = _F(item, "a press")
+                raise q.fail("buzzes", _("holds something that is not a press"))
+            b = _F(item, _("a press"))
             buzzes.append((b.whole("station", 0, 63), b.whole("reaction_us", 0, 10**10), b.whole("behind_us", 0, 10**10)))
         questions.append(QuestionLine(q.whole("number", 0, 10**6), q.text("result", 40), tuple(judgements),
                                       _scores(q, "scores", len(teams)), tuple(buzzes)))
     stations = f.items("stations", 64) if "stations" in f.data else []
     if not all(isinstance(s, str) and len(s) <= 64 for s in stations):
-        raise f.fail("stations", "is not a list of names")
+        raise f.fail("stations", _("is not a list of names"))
     game = f.text("game", 32)
     return Result(f.ident("room"), f.ident("match"), f.whole("seq", 1, 10**6), game, tuple(teams),
                   _scores(f, "scores", len(teams)), f.flag("finished"), journal_sum, j.whole("lines", 1, 10**9),
@@ -390,19 +393,19 @@ def parse_result(payload: bytes) -> Result:
 
 def parse_schedule(payload: bytes, tournament: str) -> ScheduleChange:
     """A schedule change's fields; whether its signature holds is ``signing.verify``'s business."""
-    outer = _F(_decode(payload), "the schedule change")
+    outer = _F(_decode(payload), _("the schedule change"))
     body_text = outer.text("body", MAX_PAYLOAD)
     signature = outer.text("sig", 200)
     body = body_text.encode("utf-8")
-    f = _F(_decode(body), "the schedule change")
+    f = _F(_decode(body), _("the schedule change"))
     f.version("schedule")
     if f.get("tournament") != tournament:
-        raise f.fail("tournament", f"is not {tournament!r}: a change for another tournament")
+        raise f.fail("tournament", _("is not {tournament!r}: a change for another tournament").format(tournament=tournament))
     moves = []
     for raw in f.items("moves", 2048):
         if not isinstance(raw, dict):
-            raise f.fail("moves", "holds something that is not a move")
-        m = _F(raw, "a move")
+            raise f.fail("moves", _("holds something that is not a move"))
+        m = _F(raw, _("a move"))
         moves.append(Move(m.ident("match"), m.ident("room"), m.whole("slot", 1, 10**6)))
     return ScheduleChange(f.whole("revision", 1, 10**9), tuple(moves), signature, body)
 
@@ -417,7 +420,7 @@ def parse_room_message(topic: str, payload: bytes, tournament: str) -> Status | 
     room, kind, match = topic_room(topic, tournament)
     message = PARSERS[kind](payload)
     if message.room != room:
-        raise MessageError(f"a message for room {message.room!r} on room {room!r}'s topic")
+        raise MessageError(_("a message for room {sent!r} on room {room!r}'s topic").format(sent=message.room, room=room))
     if isinstance(message, Result) and message.match != match:
-        raise MessageError(f"the result of match {message.match!r} on match {match!r}'s topic")
+        raise MessageError(_("the result of match {sent!r} on match {match!r}'s topic").format(sent=message.match, match=match))
     return message

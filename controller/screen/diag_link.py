@@ -17,18 +17,28 @@ import logging
 import select
 import socket
 import subprocess
-import sys
+from collections.abc import Sequence
 from typing import Any
 
 from controller import channel
 from controller import protocol as p
-from controller.box.deciding import lift
 from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.screen.deciding_start import (
+    DECIDING_PROGRAM,
+    first_message,
+    refusal,
+    spawn_deciding,
+    wait_stopped,
+)
 from controller.system import signals
 from games.base import BuzzerBoxError
 from games.i18n import N_, _, current_language
 
 log = logging.getLogger("buzzerbox.diag")
+
+#: how long diag waits for its deciding process to open the inputs, and to exit when told to stop: a
+#: process stuck on a USB port that hangs (its open, its close) is killed after it, with one line
+DIAG_WAIT_S = 20.0
 
 #: diag's deciding process died while diag showed its inputs (it says why on stderr first, if it could)
 DIAG_GONE = N_("the deciding process reading the inputs stopped (it exited {code}): start diag again")
@@ -39,10 +49,14 @@ class DiagLink:
     reads a monitor: ``step`` takes what it sent, ``view`` and ``strip`` are
     its newest; an input sink (the keyboard's station keys go to it)."""
 
-    def __init__(self, profile: str, *, feed: str | None = None) -> None:
+    def __init__(self, profile: str, *, feed: str | None = None, wait_s: float = DIAG_WAIT_S,
+                 program: Sequence[str] = DECIDING_PROGRAM) -> None:
         """``profile``: as the command line gave it (a name or a path); ``feed``: a FIFO of synthetic
-        edges on mock GPIO pins (``controller/box/feed.py``), read by that process."""
+        edges on mock GPIO pins (``controller/box/feed.py``), read by that process; ``wait_s``: how long
+        its start (the inputs open) and its stop may take before it is killed; ``program``: the test's seam."""
         self.profile = profile
+        self.wait_s = wait_s
+        self.program = program
         self.feed = feed
         self.process: subprocess.Popen[bytes] | None = None
         self.sock: socket.socket | None = None
@@ -54,25 +68,21 @@ class DiagLink:
     def start(self) -> str:
         """Started, with the profile's inputs open there: what they are (its
         ``Opened``); a ``BuzzerBoxError`` with its one line if they would not open."""
-        mine, theirs = socket.socketpair()
-        command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--diag",
-                   "--profile", self.profile, "--lang", current_language(),
-                   "--log-level", str(logging.getLogger().getEffectiveLevel())]
-        command += ["--feed", self.feed] if self.feed else []
-        with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
-            self.process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
-        lift(self.process.pid)  # its edge readers at the priority a game's have: the bounce diag shows is theirs
-        theirs.close()
-        self.sock = mine
+        args = ["--diag", "--profile", self.profile, "--lang", current_language(),
+                "--log-level", str(logging.getLogger().getEffectiveLevel())]
+        args += ["--feed", self.feed] if self.feed else []
+        # its edge readers at the priority a game's have (``spawn_deciding`` lifts it): the bounce diag shows is theirs
+        self.process, self.sock = spawn_deciding(args, program=self.program)
         try:
-            first = channel.receive(mine)
-        except channel.ChannelError as exc:
-            first = p.Refused(str(exc))
+            first = first_message(self.process, self.sock, self.wait_s)
+        except BuzzerBoxError:  # killed: nothing to stop
+            self.sock.close()
+            self.process = self.sock = None
+            raise
         if isinstance(first, p.Opened):
             return first.inputs
         self.stop()
-        raise BuzzerBoxError(first.line if isinstance(first, p.Refused) else _(
-            "the deciding process stopped before it opened the inputs: see the line above"))
+        raise BuzzerBoxError(refusal(first))
 
     def step(self, now_us: int) -> list[Press]:
         """Its newest rows taken (never waits); the presses are its to count, none
@@ -113,7 +123,7 @@ class DiagLink:
             self.sock.close()
             self.sock = None
         if self.process is not None:
-            self.process.wait()
+            wait_stopped(self.process, self.wait_s)
             self.process = None
 
     # an input sink, as the keyboard source expects: its station keys are the stations' too

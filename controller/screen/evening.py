@@ -32,9 +32,8 @@ from typing import Any, Protocol
 
 from controller import channel
 from controller import protocol as p
-from controller.box.deciding import lift
 from controller.box.press import Edge, InputNotice, Press, Watermark
-from controller.system import signals
+from controller.screen.deciding_start import first_message, refusal, spawn_deciding
 from games.base import BuzzerBoxError, GameSpec
 from games.i18n import N_, _, current_language
 from games.registry import package_of, register_args
@@ -99,31 +98,25 @@ class EveningLink:
 
     def start(self) -> str:
         """Started, with the profile's inputs open: what they are; ``EveningRefused`` if they would not open."""
-        mine, theirs = socket.socketpair()
         self.language = current_language()
         asks, answers = socket.socketpair()
-        command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()), "--evening",
-                   "--requests-fd", str(answers.fileno()), *register_args(),
-                   "--lang", self.language, "--log-level", str(logging.getLogger().getEffectiveLevel())]
-        command += ["--packs-dir", str(self.packs)] if self.packs is not None else []
-        command += ["--profile", self.profile] if self.profile else []
-        command += ["--feed", self.feed] if self.feed else []
-        command += ["--viewer-socket", self.viewer_socket] if self.viewer_socket else []
-        with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
-            self.process = subprocess.Popen(command, pass_fds=[theirs.fileno(), answers.fileno()])
-        lift(self.process.pid)  # its imports at its priority too (``deciding.lift``)
-        theirs.close()
-        answers.close()
-        self.sock = mine
+        args = ["--evening", "--requests-fd", str(answers.fileno()), *register_args(),
+                "--lang", self.language, "--log-level", str(logging.getLogger().getEffectiveLevel())]
+        args += ["--packs-dir", str(self.packs)] if self.packs is not None else []
+        args += ["--profile", self.profile] if self.profile else []
+        args += ["--feed", self.feed] if self.feed else []
+        args += ["--viewer-socket", self.viewer_socket] if self.viewer_socket else []
         with self._asking:
             old, self.requests = self.requests, asks
         if old is not None:
             old.close()
         self.strip, self._presses = [], []
         try:
-            first = channel.receive(mine)
-        except channel.ChannelError as exc:
-            first = p.Refused(str(exc))
+            self.process, self.sock = spawn_deciding(args, extra_fds=[answers.fileno()])
+        finally:
+            answers.close()
+        mine = self.sock
+        first = first_message(self.process, mine)
         if isinstance(first, p.Opened):
             self.inputs = first.inputs
             if self.profile:  # the stations' first strip: the menu draws its stations from its first frame
@@ -135,8 +128,7 @@ class EveningLink:
                 self._send(p.PressLamps(True))
             return first.inputs
         self.stop()
-        raise EveningRefused(first.line if isinstance(first, p.Refused) else _(
-            "the deciding process stopped before it opened the inputs: see the line above"))
+        raise EveningRefused(refusal(first))
 
     def ask(self, request: p.SaveNames | p.SaveSetup | p.UploadPack) -> p.Answered:
         """``request`` checked and written by it, and its answer (any thread: one at a

@@ -35,13 +35,14 @@ import pygame
 
 from controller import channel
 from controller import protocol as p
-from controller.box.deciding import LIVE_WINDOW, lift
+from controller.box.deciding import LIVE_WINDOW
 from controller.box.journal_writer import unsaved_line
 from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.box.runtime import HORIZON_WATERMARKS
 from controller.box.timeline import box_now_us
 from controller.peer import ViewedGame
 from controller.screen import live
+from controller.screen.deciding_start import spawn_deciding
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
 from controller.screen.loop import QUIT, Presenter, goes_back, key_of, keyboard_help
 from controller.screen.sound import Sound
@@ -550,12 +551,16 @@ class SplitGame:
     #: simulated players play every station (``demo``, the menu's bots' games), in the deciding process
     bots: p.Bots | None = None
 
+    def __post_init__(self) -> None:
+        """A new game is started ``--new`` and waits for its ``Start``, made of ``new_game``:
+        a new game without one would wait for ever, so it cannot be made."""
+        if self.new and self.new_game is None:
+            raise ValueError("a new SplitGame needs its new_game (what the deciding process journals)")
+
 
 def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
     """The deciding process on the journal, and the screen's end of its channel."""
-    mine, theirs = socket.socketpair()
-    command = [sys.executable, "-m", "controller.box.process", "--fd", str(theirs.fileno()),
-               "--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
+    command = ["--journal", str(game.journal), "--screen", json.dumps(game.screen_args),
                *register_args(game.spec.name),
                "--lang", current_language(),  # it words the phones' and the host page's texts
                "--log-level", str(logging.getLogger().getEffectiveLevel())]  # as quiet as this command
@@ -582,11 +587,10 @@ def start_decider(game: SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes
         command += ["--packs-dir", game.packs]
     if game.bots is not None and not new:  # a new game's Start says so
         command += ["--bots"] + (["--board-sim"] if game.bots.board_sim else [])
-    with signals.blocked_for_child():  # a signal sent while it starts up waits for its handlers
-        process = subprocess.Popen(command, pass_fds=[theirs.fileno()])
-    lift(process.pid)  # its imports and its resume at its priority: a restart is what the players wait for
-    theirs.close()
-    if new and game.new_game is not None:  # its first message: the game it journals
+    # its imports and its resume at its priority (``spawn_deciding`` lifts it): a restart is what the players wait for
+    process, mine = spawn_deciding(command)
+    if new:  # its first message: the game it journals (a new SplitGame has its new_game)
+        assert game.new_game is not None
         with contextlib.suppress(OSError):  # gone already: the watch says so
             channel.send(mine, p.Start(game.new_game, game.bots))
     return process, mine

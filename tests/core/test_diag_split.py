@@ -202,3 +202,64 @@ def test_diags_deciding_process_killed_is_one_line_and_a_failure(
     assert failed.value.code == 1
     err = [x for x in capsys.readouterr().err.splitlines() if x.startswith("buzzerbox diag: ")]
     assert err == ["buzzerbox diag: the deciding process reading the inputs stopped (it exited -9): start diag again"]
+
+
+#: a deciding process stuck on a port that hangs: it never sends its first message (signals blocked: only a kill ends it)
+NEVER_ANSWERS = [sys.executable, "-c", "import signal\nwhile True: signal.pause()"]
+#: one whose inputs opened but that never exits when told to stop (its close stuck in the kernel)
+NEVER_STOPS = [sys.executable, "-c", """
+import signal, socket, sys
+from controller import channel, protocol as p
+channel.send(socket.socket(fileno=int(sys.argv[sys.argv.index("--fd") + 1])), p.Opened("a stuck port"))
+while True: signal.pause()
+"""]
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[subprocess.Popen[bytes]]:
+    """Every process started meanwhile, to see how it ended."""
+    out: list[subprocess.Popen[bytes]] = []
+
+    class Recorded(subprocess.Popen):  # type: ignore[type-arg]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            out.append(self)
+
+    monkeypatch.setattr(subprocess, "Popen", Recorded)
+    return out
+
+
+def test_a_deciding_process_that_never_opens_the_inputs_is_killed_with_one_line(
+        started: list[subprocess.Popen[bytes]]) -> None:
+    """A deciding process hung opening a stuck USB port would hang diag with no line: after the bound
+    it is killed and diag fails with one line saying so. Before, diag waited for it for ever."""
+    from controller.screen.deciding_start import NO_ANSWER
+    from controller.screen.diag_link import DiagLink
+    from games.base import BuzzerBoxError
+    from games.i18n import _
+
+    link = DiagLink("gpio", wait_s=0.2, program=NEVER_ANSWERS)
+    with pytest.raises(BuzzerBoxError) as refused:
+        link.start()
+    assert str(refused.value) == _(NO_ANSWER).format(seconds=0.2)
+    (process,) = started
+    assert process.returncode == -9  # killed, not left behind
+
+
+def test_a_deciding_process_that_never_exits_is_killed_with_one_line(
+        started: list[subprocess.Popen[bytes]], caplog: pytest.LogCaptureFixture) -> None:
+    """diag's stop waits for its deciding process to exit, at most the bound: one that never does is
+    killed with one line. Before, diag's stop waited for ever."""
+    import logging
+
+    from controller.screen.deciding_start import NOT_STOPPED
+    from controller.screen.diag_link import DiagLink
+    from games.i18n import _
+
+    link = DiagLink("gpio", wait_s=0.2, program=NEVER_STOPS)
+    assert link.start() == "a stuck port"
+    with caplog.at_level(logging.WARNING, logger="buzzerbox.screen"):
+        link.stop()
+    (process,) = started
+    assert process.returncode == -9
+    assert [r.getMessage() for r in caplog.records] == [_(NOT_STOPPED).format(seconds=0.2)]

@@ -6,6 +6,7 @@ said, and a peer that says no hello (``bench``) stays a plain viewer."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -282,6 +283,14 @@ with given_or_private(argparse.Namespace(viewer_socket=None)) as path:
 """
 
 
+def made_long_ago(folder: Path) -> None:
+    """``folder`` last changed an hour ago (its mtime): older than ``PRIVATE_SETTLE_S``."""
+    import time
+
+    an_hour_ago = time.time() - 3600
+    os.utime(folder, (an_hour_ago, an_hour_ago))
+
+
 def test_a_private_peer_folder_left_by_a_killed_process_is_swept_at_the_next_start(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The menu killed with -9 cannot remove its private folder: the next start (``private_socket``)
@@ -305,6 +314,7 @@ def test_a_private_peer_folder_left_by_a_killed_process_is_swept_at_the_next_sta
         assert (killed[-1] / OWNER_FILE).read_text().strip() == str(holder.pid)
         holder.kill()
         holder.wait()
+        made_long_ago(killed[-1])
     playing_on = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     playing_on.bind(str(killed[1] / "peers.sock"))  # the dead maker's game still listens there
     playing_on.listen(1)
@@ -317,6 +327,7 @@ def test_a_private_peer_folder_left_by_a_killed_process_is_swept_at_the_next_sta
         assert killed[1].is_dir() and not_ours.is_dir() and living.parent.is_dir()  # kept
         playing_on.close()
         (killed[1] / "peers.sock").unlink()  # that game ended (its deciding process removes its socket)
+        made_long_ago(killed[1])
         remove_private(private_socket())
         assert not killed[1].exists() and not_ours.is_dir() and living.parent.is_dir() and mine.parent.is_dir()
     finally:
@@ -324,3 +335,31 @@ def test_a_private_peer_folder_left_by_a_killed_process_is_swept_at_the_next_sta
         remove_private(living)
         remove_private(mine)
     assert sorted(tmp_path.iterdir()) == [not_ours]
+
+
+def test_a_private_folder_just_made_is_kept_though_its_maker_looks_dead(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process in another PID namespace sharing /tmp (a container of the same user) looks dead
+    here: between making its folder and listening on its socket, a sweep would remove it. A folder
+    younger than ``PRIVATE_SETTLE_S`` is kept; the same folder older is swept. Before, the fresh
+    one was swept too."""
+    import subprocess
+    import sys
+    import tempfile
+    import time
+
+    from controller.peer import OWNER_FILE, PRIVATE_PREFIX, sweep_private
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # its pid names nobody now
+    folder = tmp_path / (PRIVATE_PREFIX + "elsewhere")
+    folder.mkdir()
+    (folder / OWNER_FILE).write_text(f"{dead.pid}\n", encoding="ascii")
+    now = time.time()
+    os.utime(folder, (now, now))
+    sweep_private()
+    assert folder.is_dir()  # just made: kept
+    made_long_ago(folder)
+    sweep_private()
+    assert not folder.exists()  # left long ago by a dead maker: swept

@@ -55,7 +55,7 @@ def test_a_start_asked_just_after_play_waits_for_the_menu_and_the_game_ends_as_i
     mine, theirs = socket.socketpair()
     evening = Evening(mine)
     game = viewer.SplitGame(tmp_path / "j.jsonl", None, spec, spec.settings(2), True, None, [],
-                            evening=evening)  # type: ignore[arg-type]
+                            new_game=p.NewGame("quiz", 2, 0, {}), evening=evening)  # type: ignore[arg-type]
     # the host double-tapped "Start it now": the second came after the menu's Play; then the game ended unbegun
     for message in (p.StartNext(), p.HostRenamed(0, "Eva"), p.Ended(p.NOT_BEGUN)):
         channel.send(theirs, message)
@@ -66,3 +66,14 @@ def test_a_start_asked_just_after_play_waits_for_the_menu_and_the_game_ends_as_i
         theirs.close()
     assert over.ended.reason == p.NOT_BEGUN
     assert evening.asked == [p.StartNext(), p.HostRenamed(0, "Eva")]  # the menu acts on them between games
+
+
+def test_a_new_game_without_what_it_journals_cannot_be_made(tmp_path: Path) -> None:
+    """A new game's deciding process is started ``--new`` and waits for its ``Start``, made of
+    ``new_game``: one without it would wait for ever. Before, such a SplitGame was made and
+    its deciding process was sent nothing."""
+    spec = get("quiz")
+    with pytest.raises(ValueError):
+        viewer.SplitGame(tmp_path / "j.jsonl", None, spec, spec.settings(2), True, None, [])
+    resumed = viewer.SplitGame(tmp_path / "j.jsonl", None, spec, spec.settings(2), False, None, [])
+    assert resumed.new_game is None  # a resumed game's header is in its journal already

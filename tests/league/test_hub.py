@@ -420,3 +420,53 @@ def test_the_hubs_lines_in_the_organisers_terminal_are_in_the_hubs_language(
                                  "journal %s), the first was %s (journal %s); the organiser decides which counts")
                                .split("%s", 1)[0])
     assert "league hub: refused" not in refused and "a second result" not in conflict  # not English
+
+
+def test_a_match_moved_to_another_room_is_named_as_played_in_one_room_or_the_other(
+        cup: Tournament, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A match the organiser moved is played in its room or the new one: the refusal says "played in
+    'b' or 'c'" (before, the rooms were joined with a comma, which reads as both)."""
+    import logging
+
+    from controller.league import signing
+
+    (first,) = played(cup, tmp_path, matches=1)
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    hall_b = next(m for m in cup.matches if m.room == "b")
+    body = messages.signed_body(1, [messages.Move(hall_b.id, "c", 1)], cup.id)
+    signature = signing.sign(signing.load_key(tmp_path / "organiser.key"), body)
+    assert hub.take(messages.schedule_topic("cup"), messages.schedule_payload(body, signature)) == "schedule"
+    fake = Result(**{**first.__dict__, "match": hall_b.id, "teams": hall_b.teams, "scores": (9, 0)})
+    with caplog.at_level(logging.WARNING, logger="buzzerbox.league"):
+        assert hub.take(messages.result_topic("cup", "a", hall_b.id), payload(fake)) == "refused"
+    hub.close()
+    (line,) = [r.getMessage() for r in caplog.records]
+    assert line.endswith(f"sent a result for match {hall_b.id!r}, which is played in b or c")
+
+
+@pytest.mark.parametrize("language", ["cs", "pl"])
+def test_why_a_message_is_refused_is_in_the_hubs_language(
+        cup: Tournament, tmp_path: Path, caplog: pytest.LogCaptureFixture, language: str) -> None:
+    """The reason after "refused a message on ..." (a payload that is no league message, a field that
+    is wrong, a wrong topic) is in the hub's language too. Before, the reasons were English only."""
+    import logging
+
+    from games.i18n import _, set_language
+
+    (first,) = played(cup, tmp_path, matches=1)
+    set_language(language)
+    hub = Hub(cup, tmp_path / "hub.jsonl", clock)
+    bad_room = Result(**{**first.__dict__, "room": "B"})
+    with caplog.at_level(logging.WARNING, logger="buzzerbox.league"):
+        assert hub.take(topic(first), b"not json") == "refused"
+        assert hub.take(topic(first), payload(bad_room)) == "refused"
+        assert hub.take("buzzerbox/v1/cup/elsewhere", b"{}") == "refused"
+    hub.close()
+    lines = [r.getMessage() for r in caplog.records]
+    reasons = [line.split(": ", 2)[-1] for line in lines]
+    assert reasons[0].startswith(_("not a league message ({why})").split("(")[0])
+    assert reasons[1] == _("{what}'s {key!r} {problem}").format(what=_("the result"), key="room", problem=_("is not an id"))
+    assert reasons[2] == _("topic {topic!r} is not one of this tournament's room topics").format(
+        topic="buzzerbox/v1/cup/elsewhere")
+    english = ("not a league message", "is not an id", "the result", "room topics")
+    assert not any(word in line for line in lines for word in english)
