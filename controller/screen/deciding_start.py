@@ -8,6 +8,7 @@ this (import-linter's contracts): only the screen's side starts one."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import select
 import socket
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from controller import channel
 from controller import protocol as p
 from controller.box.deciding import lift
+from controller.box.press import Edge, InputNotice, Press, Watermark
 from controller.system import signals
 from games.base import BuzzerBoxError
 from games.i18n import N_, _
@@ -77,3 +79,27 @@ def wait_stopped(process: subprocess.Popen[bytes], wait_s: float | None) -> int:
         log.warning(_(NOT_STOPPED).format(seconds=wait_s))
         process.kill()
         return process.wait()
+
+
+class StationsSink:
+    """A link to a deciding process as an input sink, as the keyboard source expects: its station
+    keys are the stations' too, forwarded as stamped inputs on ``sock`` (None: the link is closed)."""
+
+    sock: socket.socket | None
+
+    def _send(self, message: p.Message) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                channel.send(self.sock, message)
+
+    def edge(self, edge: Edge, precision_us: int) -> None:
+        self._send(p.EdgeInput(edge, precision_us))
+
+    def press(self, press: Press) -> None:
+        self._send(p.PressInput(press))
+
+    def notice(self, notice: InputNotice) -> None:
+        pass
+
+    def watermark(self, mark: Watermark) -> None:
+        pass

@@ -22,9 +22,10 @@ from typing import Any
 
 from controller import channel
 from controller import protocol as p
-from controller.box.press import Edge, InputNotice, Press, Watermark
+from controller.box.press import Press
 from controller.screen.deciding_start import (
     DECIDING_PROGRAM,
+    StationsSink,
     first_message,
     refusal,
     spawn_deciding,
@@ -44,7 +45,7 @@ DIAG_WAIT_S = 20.0
 DIAG_GONE = N_("the deciding process reading the inputs stopped (it exited {code}): start diag again")
 
 
-class DiagLink:
+class DiagLink(StationsSink):
     """The deciding process that reads ``diag``'s inputs, as ``loop.run_diag``
     reads a monitor: ``step`` takes what it sent, ``view`` and ``strip`` are
     its newest; an input sink (the keyboard's station keys go to it)."""
@@ -126,20 +127,3 @@ class DiagLink:
             wait_stopped(self.process, self.wait_s)
             self.process = None
 
-    # an input sink, as the keyboard source expects: its station keys are the stations' too
-    def _send(self, message: p.Message) -> None:
-        if self.sock is not None:
-            with contextlib.suppress(OSError):
-                channel.send(self.sock, message)
-
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        self._send(p.EdgeInput(edge, precision_us))
-
-    def press(self, press: Press) -> None:
-        self._send(p.PressInput(press))
-
-    def notice(self, notice: InputNotice) -> None:
-        pass
-
-    def watermark(self, mark: Watermark) -> None:
-        pass

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from controller import channel
 from controller import protocol as p
 from controller.box.press import Edge, InputNotice, Press, Watermark
-from controller.screen.deciding_start import first_message, refusal, spawn_deciding
+from controller.screen.deciding_start import StationsSink, first_message, refusal, spawn_deciding
 from games.base import BuzzerBoxError, GameSpec
 from games.i18n import N_, _, current_language
 from games.registry import package_of, register_args
@@ -64,7 +64,7 @@ class EveningRefused(BuzzerBoxError):
     """The evening's deciding process could not open the profile's inputs (its one line)."""
 
 
-class EveningLink:
+class EveningLink(StationsSink):
     """The evening's deciding process and the menu's end of its channel."""
 
     def __init__(self, profile: str | None, *, feed: str | None = None, viewer_socket: str | None = None,
@@ -233,23 +233,6 @@ class EveningLink:
         self.lamps = on
         self._send(p.PressLamps(on))
 
-    # an input sink, as the keyboard source expects: its station keys are stations between games too
-    def _send(self, message: p.Message) -> None:
-        if self.sock is not None:
-            with contextlib.suppress(OSError):
-                channel.send(self.sock, message)
-
-    def edge(self, edge: Edge, precision_us: int) -> None:
-        self._send(p.EdgeInput(edge, precision_us))
-
-    def press(self, press: Press) -> None:
-        self._send(p.PressInput(press))
-
-    def notice(self, notice: InputNotice) -> None:
-        pass
-
-    def watermark(self, mark: Watermark) -> None:
-        pass
 
     def stop(self) -> None:
         """The evening is over: it closes its inputs (lamps off) and exits; waited for."""

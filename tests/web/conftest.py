@@ -309,12 +309,17 @@ def kill_all(pids: list[int]) -> None:
     """SIGKILL to each of ``pids`` still running."""
     fds = pidfds(pids)
     try:
-        for fd in fds:
-            with contextlib.suppress(OSError):  # it ended: nothing to kill
-                signal.pidfd_send_signal(fd, signal.SIGKILL)
+        kill_through(fds)
     finally:
         for fd in fds:
             os.close(fd)
+
+
+def kill_through(fds: list[int]) -> None:
+    """SIGKILL through each pidfd of ``fds`` whose process still runs."""
+    for fd in fds:
+        with contextlib.suppress(OSError):  # it ended: nothing to kill
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
 
 
 def ended(s: Served) -> None:
@@ -329,9 +334,7 @@ def ended(s: Served) -> None:
             s.stop()
         with contextlib.suppress(subprocess.TimeoutExpired):
             s.proc.wait(HANG_S)
-        for fd in started:
-            with contextlib.suppress(OSError):  # it ended: nothing to kill
-                signal.pidfd_send_signal(fd, signal.SIGKILL)
+        kill_through(started)
     finally:
         for fd in started:
             os.close(fd)
