@@ -733,12 +733,7 @@ def _whole_but_last_byte(raw: bytes, line: int, seq: int, previous: str,
     body = raw[:-1]
     try:
         data = parse_json(body.decode("utf-8", "replace"), line)
-        if version >= 2:
-            digest = _check_chain(body, data, line, seq, previous)
-        else:
-            _refuse_downgrade(data, line)
-            digest = previous
-        return parse_record(data, line, version), digest
+        return parse_record(data, line, version), _chained(body, data, line, seq, previous, version)
     except RecordError:
         return None
 
@@ -1020,12 +1015,16 @@ def _line_record(raw: bytes, number: int, seq: int, previous: str, version: int)
         raise RecordError(number, N_("an empty line where a record was due"))
     text = raw.decode("utf-8", "replace")
     record_data = parse_json(text, number, version >= 2 and _is_checkpoint(raw))
+    return parse_record(record_data, number, version), _chained(raw, record_data, number, seq, previous, version)
+
+
+def _chained(raw: bytes, data: dict[str, Any], number: int, seq: int, previous: str, version: int) -> str:
+    """The chain's digest after this record: checked from version 2 on; a version-1 journal has no
+    chain, and a record in it that claims one is a downgrade, refused."""
     if version >= 2:
-        digest = _check_chain(raw, record_data, number, seq, previous)
-    else:
-        _refuse_downgrade(record_data, number)
-        digest = previous
-    return parse_record(record_data, number, version), digest
+        return _check_chain(raw, data, number, seq, previous)
+    _refuse_downgrade(data, number)
+    return previous
 
 
 def _torn_last_line(journal: Journal, raw: bytes, at: tuple[int, int, int, int], previous: str,
