@@ -127,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         link.stop()
         if args.private:
             remove_private(Path(args.socket))
+    # decided: play's stop, sent as it is done with the game, may come as this process exits, when
+    # Python has put its handlers back to the default: ignored, the status that says how it went stays
+    signals.ignored_to_the_end()
     if reached:
         return 0
     with contextlib.suppress(OSError):  # play is gone, its pipe with it

@@ -107,6 +107,17 @@ def handled(*, raising: bool = True) -> Iterator[None]:
         restore(previous)
 
 
+def ignored_to_the_end() -> None:
+    """This process's outcome is decided and it only exits now: the stopping signals are ignored
+    from here on (main thread only). Python puts the handlers it installed back to the default as
+    it finalizes, so a stop that came then (its starter, done with it, says stop as it exits) would
+    end it by the signal, and the exit status that says its outcome would be lost; ignored, it stays."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in STOPPING:
+        signal.signal(sig, signal.SIG_IGN)
+
+
 def wake_on_signal(wake: Callable[[], None]) -> None:
     """``wake`` is called on a thread of its own after each stopping signal
     is recorded: a thread that waits for messages with no timeout (the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import select
 import threading
 import time
 
@@ -19,7 +20,7 @@ from controller.box.press import Press
 from controller.box.sources.board import BoardSource
 from controller.box.sources.board_sim import BoardSim
 from games.arbitration import rank_by_time, tie_threshold_us
-from tests.firmware.conftest import CHANNELS, Sink, caught_up, start_driver
+from tests.firmware.conftest import CHANNELS, Sink, caught_up, start_driver, wait_until
 
 LOG = "controller.box.sources.board"
 WIDE = {**CHANNELS, 19: (3, "bell")}  # channel 19 is GP27
@@ -93,6 +94,83 @@ def judge(truth: dict[tuple[int, str, int], int], presses: list[Press]) -> tuple
                 details.append(f"phantom {key[0]}/{key[1]} at {p.t_us} ({p.source_event}): "
                                f"{'no press' if off is None else f'{off / 1e6:.3f} s from any press'}")
     return lost, bad, details
+
+
+class HeldPort:
+    """A port on a pipe (the fake port seam), read as pyserial reads one: up to its timeout for the
+    first byte. Armed with a line (``arriving``), the next read that begins on the empty port gets
+    that line as it waits, then holds the reader's thread (``taken`` set, until ``release``): the
+    driver has read the line and not handled it yet."""
+
+    def __init__(self, port: str, baudrate: int, timeout: float, write_timeout: float) -> None:
+        self.timeout = timeout
+        self.r, self.w = os.pipe()
+        self.arriving: bytes | None = None
+        self.taken, self.release = threading.Event(), threading.Event()
+
+    @property
+    def in_waiting(self) -> int:
+        import array
+        import fcntl
+        import termios
+
+        count = array.array("i", [0])
+        fcntl.ioctl(self.r, termios.FIONREAD, count)
+        return count[0]
+
+    def fileno(self) -> int:
+        return self.r
+
+    def read(self, size: int = 1) -> bytes:
+        line = self.arriving
+        if line is not None and not self.in_waiting:
+            self.arriving = None
+            os.write(self.w, line)  # the board's line comes while the read waits on the empty port
+            data = os.read(self.r, len(line))
+            self.taken.set()
+            assert self.release.wait(60), "the test never let the reader go on"
+            return data
+        if not select.select([self.r], [], [], self.timeout)[0]:
+            return b""
+        return os.read(self.r, size)
+
+    def write(self, data: bytes) -> int:
+        return len(data)
+
+    def close(self) -> None:
+        if self.r >= 0:
+            os.close(self.r)
+            os.close(self.w)
+            self.r = self.w = -1
+
+
+def test_the_driver_is_not_quiet_while_a_line_it_read_is_not_handled() -> None:
+    """``quiet`` (what ``caught_up`` waits for) says the driver handled everything it read: a line
+    that comes as its read waits on an empty port, read and not yet handled (its thread held just
+    after the read, through the fake port), is not quiet; handled, it is. The reader used to say
+    it was idle before that read, and went on saying so until the read returned."""
+    ports: list[HeldPort] = []
+
+    def opened(*args: object, **kw: object) -> HeldPort:
+        ports.append(HeldPort(*args, **kw))  # type: ignore[arg-type]
+        return ports[-1]
+
+    source = BoardSource(CHANNELS, {}, port="held", clock=lambda: 1_000_000, reconnect_delay_s=0.02,
+                         serial_factory=opened)  # the board's time stands still: no timer asks anything
+    source.start(Sink())
+    try:
+        wait_until(lambda: bool(ports) and source.quiet(), "the driver waiting on the empty port")
+        port, dropped = ports[0], source.session.dropped_lines
+        port.arriving = b"not a board line\n"
+        wait_until(port.taken.is_set, "the read that took the line")
+        assert not source.quiet(), "quiet with a line read and not handled"
+        port.release.set()
+        wait_until(source.quiet, "the driver handling the line")
+        assert source.session.dropped_lines == dropped + 1  # quiet again once it was handled
+    finally:
+        for port in ports:
+            port.release.set()
+        source.stop()  # closes the port
 
 
 def test_the_pump_moves_the_boards_time_on_only_once_the_driver_has_caught_up() -> None:

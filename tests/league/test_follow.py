@@ -161,6 +161,62 @@ def test_a_peer_with_no_deciding_process_ends_within_its_bound_in_one_line(
     assert out.strip().splitlines()[-1].startswith("nothing answers at 127.0.0.1:"), out
 
 
+#: the league's peer as ``python -m`` runs it, with a seam at its very end: two C-level exit functions that
+#: run once Python has finalized (its own signal handlers put back to the default), each reading a byte
+#: of stdin; the first byte taken says the peer is past its finalization, the second read holds it there
+AT_ITS_EXIT = """
+import ctypes, runpy, sys
+libc = ctypes.CDLL(None)
+for _ in range(2):
+    ctypes.pythonapi.Py_AtExit(ctypes.cast(libc.getchar, ctypes.c_void_p))
+runpy.run_module("controller.league.follow", run_name="__main__", alter_sys=True)
+"""
+
+
+def unread(fd: int) -> int:
+    """How many bytes wait in the pipe whose end is ``fd``."""
+    import array
+    import fcntl
+    import termios
+
+    count = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, count)
+    return count[0]
+
+
+def test_plays_stop_as_the_peer_exits_does_not_take_its_status(
+        league_file: Callable[..., Path], tmp_path: Path, silent_port: int) -> None:
+    """``play`` says stop to its peer once done with the game; a peer that had ended by itself (the
+    game's ``Ended`` seen) may be exiting just then, past Python's finalization, which puts the stop's
+    handler back to the default: the stop ended it by the signal, its status lost, and ``play`` did
+    not say the broker was out of reach (a fresh-clone run missed that line). The stop comes there
+    (through the seam above): the status still says how the results went."""
+    path = league_file(silent_port)
+    write_broker_files(load(path), tmp_path / "broker")
+    argv = [sys.executable, "-c", AT_ITS_EXIT, "--league", str(path), "--room", "b", "--match", "m2",
+            "--journals", str(tmp_path / "journals"), "--socket", str(tmp_path / "none.sock"),
+            "--wait-s", "0", "--broker-wait-s", str(WAIT_S), "--log-level", str(40)]
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            env=env_of(tmp_path), cwd=ROOT, start_new_session=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert proc.stdout.readline().startswith(b"nothing answers at 127.0.0.1:")  # decided: unreachable
+        proc.stdin.write(b"x")
+        proc.stdin.flush()
+        give_up = time.monotonic() + WAIT_S
+        while unread(proc.stdin.fileno()) and time.monotonic() < give_up:
+            time.sleep(0.01)  # polling for the first exit function's read, not pacing the test
+        assert not unread(proc.stdin.fileno()), "the peer did not reach its exit"
+        os.kill(proc.pid, signal.SIGTERM)  # play's stop, as the peer exits
+        proc.stdin.close()  # the second read returns: the peer exits
+        assert proc.wait(WAIT_S) == FOLLOWER_UNREACHABLE
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+
+
 #: a starter that dies as soon as it started the league's peer (``play`` killed then), with the peer's bounds short
 DIES_AT_ONCE = """
 import subprocess, sys

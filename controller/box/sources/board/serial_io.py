@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import select
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
@@ -50,6 +51,8 @@ WRITE_TIMEOUT_S = 1.0
 #: bytes of commands waiting for the writer beyond which more are dropped (the board is not taking them:
 #: what matters is sent again, the lockout by its heartbeats' reconciling, the lights after a reconnect)
 OUTBOX_LIMIT = 64 * 1024
+#: how long the reader waits for the board's next byte before it looks at the session's timers again
+READ_WAIT_S = 0.02
 
 
 def find_board_port() -> str | None:
@@ -277,11 +280,11 @@ class BoardSource(Source):
             return False
         try:
             if self._serial_factory is not None:
-                ser = self._serial_factory(port, self.baudrate, timeout=0.02, write_timeout=WRITE_TIMEOUT_S)
+                ser = self._serial_factory(port, self.baudrate, timeout=0, write_timeout=WRITE_TIMEOUT_S)
             else:
                 import serial
 
-                ser = serial.Serial(port, self.baudrate, timeout=0.02, write_timeout=WRITE_TIMEOUT_S)
+                ser = serial.Serial(port, self.baudrate, timeout=0, write_timeout=WRITE_TIMEOUT_S)
         except (OSError, ValueError) as exc:  # SerialException is an OSError
             log.debug("board port %s not openable yet: %s", port, exc)
             return False
@@ -444,13 +447,14 @@ class BoardSource(Source):
                 buf.clear()
                 discarding = False
             ser: Any = self._ser
-            read_from = self.clock()  # what the board sent before this is in the read below
             try:
-                waiting = ser.in_waiting
-                self._rx_idle = not waiting  # all read is handled; a line's first byte clears it as it comes
-                data = ser.read(max(1, waiting))
-                if data:
-                    self._rx_idle = False
+                if not ser.in_waiting:
+                    self._rx_idle = True  # everything read is handled and nothing waits in the port
+                    self._await_input(ser)  # takes none of it: what comes waits in the port, seen there
+                # cleared before a read may take anything, so never idle with a line read and not handled
+                self._rx_idle = False
+                read_from = self.clock()  # what the board sent before this is in the read below
+                data = ser.read(max(1, ser.in_waiting))  # what waits, at once (the port does not block)
             except (OSError, TypeError, AttributeError, ValueError) as exc:
                 log.warning("board on %s went away (%s): game paused until it is back",
                             self.port_name, exc)
@@ -477,6 +481,17 @@ class BoardSource(Source):
                     discarding = True
             self._guarded(partial(self._tick, now, read_from), b"")
             self._flush()
+
+    def _await_input(self, ser: Any) -> None:
+        """Until the board's next byte waits in the port, or ``READ_WAIT_S`` passed (the session's
+        timers are looked at between): taking none of it, so a read never begins while the reader
+        says it is idle (``quiet``). A port with no descriptor to wait on is looked at again then."""
+        try:
+            fd = ser.fileno()
+        except (AttributeError, OSError, ValueError):  # a port object with no descriptor
+            self._stop.wait(READ_WAIT_S)
+            return
+        select.select([fd], [], [], READ_WAIT_S)
 
     def _receive(self, line: bytes, now: int) -> None:
         self._deliver(self.session.receive(line, now))
