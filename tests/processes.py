@@ -118,18 +118,59 @@ def kill_group(proc: subprocess.Popen[Any]) -> None:
     proc.wait()
 
 
+#: set in the environment of each child ``running`` starts, a new value each: every process it starts
+#: inherits it at any depth, in a session of its own too
+RUNNING_MARK = "BUZZERBOX_TEST_CHILD"
+
+
+def _carries(pid: int, wanted: bytes) -> bool:
+    try:
+        return wanted in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")  # a zombie's is empty
+    except OSError:  # gone, or not ours to read
+        return False
+
+
+def kill_marked(mark: str) -> None:
+    """SIGKILL to every process of ours still running whose environment carries ``RUNNING_MARK=mark``,
+    each through a pidfd taken before its environment is read again (never another's that took a
+    reaped one's id); waited for until each has ended or is a zombie (its parent's to reap)."""
+    wanted = f"{RUNNING_MARK}={mark}".encode()
+    fds: list[int] = []
+    try:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid() or not _carries(int(entry.name), wanted):
+                continue
+            with contextlib.suppress(OSError):  # gone meanwhile
+                fd = os.pidfd_open(int(entry.name))
+                if _carries(int(entry.name), wanted):  # still that process: the pidfd holds it
+                    fds.append(fd)
+                    signal.pidfd_send_signal(fd, signal.SIGKILL)
+                else:
+                    os.close(fd)
+        for fd in fds:  # readable once the process ended
+            select.select([fd], [], [], HANG_S)
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
 @contextlib.contextmanager
 def running(argv: Sequence[str], env: Mapping[str, str], cwd: Path, stdout: int | None = subprocess.DEVNULL,
             pass_fds: Sequence[int] = ()) -> Iterator[tuple[subprocess.Popen[str], Lines]]:
     """``argv`` in a session of its own and its stderr's ``Lines``; afterwards it and every process
-    it started are killed (``kill_group``) and the reader joined: nothing outlives the test."""
-    proc = subprocess.Popen(list(argv), stdout=stdout, stderr=subprocess.PIPE, text=True, env=dict(env), cwd=cwd,
-                            pass_fds=pass_fds, start_new_session=True)
+    it started are killed (``kill_group``; those in a session of their own, or orphaned by a killed
+    parent, found by a mark in their environment: ``kill_marked``) and the reader joined: nothing
+    outlives the test. (A phones' server left alone would hold the stderr pipe until it gave up on
+    its deciding process, ``peer.PEER_WAIT_S`` later.)"""
+    mark = f"{os.getpid()}-{time.monotonic_ns()}"
+    proc = subprocess.Popen(list(argv), stdout=stdout, stderr=subprocess.PIPE, text=True,
+                            env={**env, RUNNING_MARK: mark}, cwd=cwd, pass_fds=pass_fds, start_new_session=True)
     err = Lines(proc.stderr)
     try:
         yield proc, err
     finally:
         kill_group(proc)
+        kill_marked(mark)
         err.join()
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:

@@ -11,6 +11,7 @@ they are listed as a warning in the test report, not a failure.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import importlib.util
 import io
@@ -47,14 +48,21 @@ def i18n_tool() -> ModuleType:
     return module
 
 
-def marked_in_code() -> set[Key]:
+@functools.cache  # the code does not change while the tests run: extracted once for every language
+def marked_in_code() -> frozenset[Key]:
     found: set[Key] = set()
     for source in ("controller", "games"):
         for _file, _line, message, _comments, context in extract_from_dir(
             str(ROOT / source), method_map=[("**.py", "python")], keywords=i18n_tool().KEYWORDS
         ):
             found.add((context, message))
-    return found
+    return frozenset(found)
+
+
+@functools.cache  # as marked_in_code; ``to_translate`` only reads it
+def code_template() -> Catalog:
+    """The tool's template: every marked text in the code, with where it is marked."""
+    return i18n_tool().template()
 
 
 def catalogue(language: str) -> Catalog:
@@ -99,7 +107,7 @@ def test_every_entry_translated_never_fuzzy_or_obsolete(language: str) -> None:
     fuzzy = [m.id for m in cat if m.id and m.fuzzy]
     assert not fuzzy, f"fuzzy entries in {language}: {fuzzy[:5]}"
     tool = i18n_tool()
-    missing, fallback = tool.to_translate(cat, tool.template(), language)
+    missing, fallback = tool.to_translate(cat, code_template(), language)
     assert not missing, f"{language}: not translated (run make i18n, then translate): {missing[:10]}"
     for game, texts in sorted(fallback.items()):
         warnings.warn(f"{language}: {game} is not translated yet; {len(texts)} texts fall back to English: "

@@ -1,7 +1,9 @@
 """The scoreboard (/board) on a TV or a projector, in headless Chromium at
 1280x720 and 1920x1080: every text is at least 1/24 of the screen's height
 (the HDMI picture's smallest type), and nothing runs off the side; on a
-phone it keeps the phone's sizes."""
+phone it keeps the phone's sizes. A profile's longer station names are in
+test_board_layout_stations.py: a file of their own, so that the suite's
+workers (``--dist loadfile``) share these cases, a game started in each."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller.box.profile import MAX_NAME
 from controller.box.session import NAME_LENGTH
 from games import registry
 from tests.web.conftest import READY_MS, Served
@@ -109,13 +110,3 @@ def test_the_scoreboard_fits_the_tv_without_scrolling(served: Any, browser: Any,
     a game's start is the slow part)."""
     s: Served = served(game, players, names=[LONGEST_NAME] * players)
     fits(browser, s.server.board_url(), players, LONGEST_NAME[:NAME_LENGTH], shot=players == 16)
-
-
-@pytest.mark.parametrize(("game", "players"), BOARD_GAMES)
-def test_the_scoreboard_fits_a_profile_s_longest_station_names(served: Any, browser: Any, game: str,
-                                                               players: int) -> None:
-    """A wiring profile's station names may be longer than the menu's (``MAX_NAME``): ``play --web``
-    on a profile's stations (mock GPIO pins), each named as long as a profile allows."""
-    assert len(LONGEST_NAME) == MAX_NAME  # the test's long name is as long as a profile allows
-    s: Served = served(game, players, stations=[LONGEST_NAME] * players)
-    fits(browser, s.server.board_url(), players, LONGEST_NAME, shot=False)

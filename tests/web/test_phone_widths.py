@@ -6,7 +6,10 @@ is played to its end by actions (a seat's first move its phone is offered,
 else the host's next step), and after each the phones are measured once
 they have drawn what the box published; then the pages the server's end
 leaves, and the seat picker. Pictomania's own phases (dealt by the host,
-rung on the stations, revealed) are in test_phones_pictomania.py."""
+rung on the stations, revealed) are in test_phones_pictomania.py. Fiki
+Miki's three variants are played in test_phone_widths_fiki_miki.py: a file
+of their own, so that the suite's workers (``--dist loadfile``) share
+these long cases."""
 
 from __future__ import annotations
 
@@ -78,9 +81,20 @@ def _next(s: Served, players: int) -> None:
     s.host("step")
 
 
-@pytest.mark.parametrize("language", ["en", "cs", "pl"])
-@pytest.mark.parametrize("game", sorted(GAMES))
+#: the box's languages, each game played in each
+LANGUAGES = ["en", "cs", "pl"]
+#: the games played in test_phone_widths_fiki_miki.py
+FIKI_MIKI = sorted(game for game in GAMES if GAMES[game][0] == "fiki-miki")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game", sorted(set(GAMES) - set(FIKI_MIKI)))
 def test_the_phone_page_fits_a_small_phone_in_every_phase(served: Any, phone: Any, game: str, language: str) -> None:
+    fits_in_every_phase(served, phone, game, language)
+
+
+def fits_in_every_phase(served: Any, phone: Any, game: str, language: str) -> None:
+    """``game`` played to its end in ``language``, its phones measured in each phase, then ended."""
     # ``play --web`` in the box's language on a profile's stations, named as long as a profile allows
     name, players, options = GAMES[game]
     if name == "quiz":
