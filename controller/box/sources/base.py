@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
@@ -124,6 +125,21 @@ class Inbox:
 
     def __init__(self) -> None:
         self.inbox: queue.SimpleQueue[tuple[str, Any, int, int]] = queue.SimpleQueue()
+        #: entries taken off the queue to be looked at (``waiting``), still to be drained, in order
+        self._looked: deque[tuple[str, Any, int, int]] = deque()
+
+    def waiting(self) -> list[tuple[str, Any, int, int]]:
+        """Every entry delivered and not drained yet, in order, left for ``drain``
+        (the draining thread looks ahead: ``Box.fire_armed``)."""
+        while True:
+            try:
+                self._looked.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return list(self._looked)
+
+    def drained(self) -> bool:
+        """Nothing is waiting to be drained."""
+        return not self._looked and self.inbox.empty()
 
     def edge(self, edge: Edge, precision_us: int) -> None:
         self.inbox.put(("edge", edge, precision_us, 0))
@@ -156,7 +172,7 @@ class Inbox:
         now = None if now_us is None else now_us()
         while True:
             try:
-                kind, item, precision, slack_us = self.inbox.get_nowait()
+                kind, item, precision, slack_us = self._looked.popleft() if self._looked else self.inbox.get_nowait()
             except queue.Empty:
                 return out
             if offset_us:
