@@ -35,7 +35,9 @@ DECIDER_MAX_SLEEP_S = 0.005
 #: benchmark's floor), a spin is there at the moment. It holds the interpreter (released at every
 #: turn, a thread busy drawing took it for a whole switch interval, 5 ms), so the process's other
 #: threads wait at most this long, and an edge read meanwhile is handed over at the step (its
-#: reader is busy or its pipe not empty: the step does not decide past it)
+#: reader is busy or its pipe not empty: the step does not decide past it). 300 µs, not 150: the
+#: spin first finds the lamp the moment will light (``Box.armed_lamp``, ~50 µs), and a wake later
+#: than the lead (>100 µs: a tenth of the benchmark's wakes under load) lost the armed lamp
 DECIDER_WAKE_LEAD_US = 300
 #: a turn of that spin takes well under 1 µs: a clock that does not move (a test's) ends it after this many
 DECIDER_SPIN_TURNS_MAX = 20_000
@@ -111,8 +113,10 @@ class Decider(threading.Thread):
         #: a quiet step's ``after`` put off (``VIEW_DEFERRED_US``): since when, and whether one was stirred
         self._deferred_since: int | None = None
         self._deferred_stirred = False
-        #: when the armed lamp was lit at a decision's moment (``_fire``), for the step that follows
-        self._fired_at: int | None = None
+        #: the lamp the spin armed (``Box.armed_lamp``) and spun to the moment of: lit by the next step first
+        self._armed: tuple[int, str, int] | None = None
+        #: the moment the last spin aimed at (a decision armed a little later than the one due)
+        self._spun_to: int | None = None
 
     def submit(self, command: Command) -> None:
         """Run ``command`` on the deciding thread before its next step (a host
@@ -131,6 +135,7 @@ class Decider(threading.Thread):
                 delivered = box.arrived.wait(timeout)
                 if spin and not delivered and planned is not None:
                     delivered = self._spin_until(planned)
+                    planned = self._spun_to if self._spun_to is not None else planned
                 box.arrived.clear()
                 woke = self.now()
                 _t, due = self.decide(woke, None if delivered or planned is None else woke - planned, delivered)
@@ -167,6 +172,7 @@ class Decider(threading.Thread):
                     due_us = armed[2]  # the race's own moment, when a little later: no step before it
         holding = self.box.sources_holding
         absorbed = False  # deliveries that cannot change the armed lamp were let wait for the step
+        self._spun_to = due_us
         for turn in range(DECIDER_SPIN_TURNS_MAX):
             if arrived.is_set():
                 if armed is None or not self._beside(armed):
@@ -178,37 +184,23 @@ class Decider(threading.Thread):
                 break
         if (arrived.is_set() and (armed is None or not self._beside(armed))) or stopping.is_set():
             return True
-        if armed is not None and self._fire(armed):
-            return absorbed  # lit: the step follows at once, and is checked against it
+        if armed is not None and now() >= due_us:
+            self._armed = armed  # lit by the step that follows, first (``decide``)
+            return absorbed
         if holding():
             return arrived.wait(DECIDER_HANDOVER_S) or absorbed
         return arrived.is_set() or absorbed
 
     def _beside(self, armed: tuple[int, str, int]) -> bool:
-        """What was delivered during the spin cannot change the armed lamp (``Box.beside_armed``):
-        the spin goes on to its moment (the step takes it then)."""
+        """What was delivered during the spin cannot change the armed lamp (``Box.beside_armed``),
+        and no command waits (a host's key or a flip runs before the step): the spin goes on to
+        its moment (the step takes them then)."""
         with self.box.lock:
             self.box.arrived.clear()
-            if self.box.beside_armed(armed):
+            if not self._commands and self.box.beside_armed(armed):
                 return True
         self.box.arrived.set()
         return False
-
-    def _fire(self, armed: tuple[int, str, int]) -> bool:
-        """The armed lamp (``Box.armed_lamp``) at the moment, if the sources say nothing came
-        (``Box.fire_armed``); no collection of garbage before it, as in the step."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            with self.box.lock:
-                t = self.now()
-                if t < armed[2] or not self.box.fire_armed(armed, t):
-                    return False
-                self._fired_at = t
-                return True
-        finally:
-            if collecting:
-                gc.enable()
 
     def decide(self, woke: int, woke_late_us: int | None, delivered: bool = True) -> tuple[int, int | None]:
         """One step of the deciding thread, woken at ``woke`` (box time; ``woke_late_us``
@@ -223,8 +215,13 @@ class Decider(threading.Thread):
         # that lit one): it runs at the first allocation after it
         collecting = gc.isenabled()
         gc.disable()
+        armed, self._armed = self._armed, None
         with box.lock:
             t = self.now()
+            fired = None
+            # the armed lamp first, if the sources say nothing came that can change it, and no command waits
+            if armed is not None and not self._commands and box.fire_armed(armed, t):
+                fired = t
             stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
             events: list[GameEvent] = []
             lit: int | None = None
@@ -232,14 +229,14 @@ class Decider(threading.Thread):
             box.held_records = []  # the journal encodes this step's records once the lamp is lit
             box.first_lit = None
             try:
-                while self._commands:
+                while self._commands and fired is None:  # (lit armed: one that came since waits for the next step)
                     events += self._commands.popleft()()
                 events += box.step(t)
                 first = box.first_lit  # the winner's lamp, lit in the step before the engine decided
-                armed, box.armed_lit = box.armed_lit, None  # ... or at the moment, before this step
-                missed = armed is not None and first != (armed[0], armed[2])
-                if armed is not None and missed:
-                    box.armed_missed(armed)
+                lamp, box.armed_lit = box.armed_lit, None  # ... or at the moment, before this step
+                missed = lamp is not None and first != (lamp[0], lamp[2])
+                if lamp is not None and missed:
+                    box.armed_missed(lamp)
                 if events or first is not None or missed:  # a miss that decided nothing: its lamp put right too
                     stamp = self.light()
                     if first is not None and first[1] is not None:
@@ -252,10 +249,9 @@ class Decider(threading.Thread):
                 if collecting:
                     gc.enable()
                 box.flush_records()
-            fired, self._fired_at = self._fired_at, None
             if lit is not None:
                 self.decisions.append([t, lit, None])
-                lit_from = t if fired is None or armed is None else fired  # an armed lamp: from the moment it fired
+                lit_from = t if fired is None else fired  # an armed lamp: from the moment it fired
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
                                     "step_and_light_us": lit - lit_from, "guard_us": box.latency_guard_us,
                                     "first_press": int(first is not None), "armed": int(fired is not None)})

@@ -540,7 +540,8 @@ class Box(InputLayer):
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
         until: list[int] = []  # asked once a step: the settle below decides by the same answer
-        self.probe_sources(now_us)  # before the inbox is drained: what they delivered by then is taken below
+        if self.armed_lit is None:  # (lit armed: the sources were asked then, and what came since is left)
+            self.probe_sources(now_us)  # before the inbox is drained: what they delivered by then is taken below
 
         def measure(stamps: list[int]) -> int:  # how far behind now the sources are surely in
             self._delivered(now_us, stamps)
@@ -1051,8 +1052,10 @@ class Box(InputLayer):
         """At a decision's moment (``now_us`` >= ``at_us``), the lamp ``armed_lamp(at_us)``
         found, lit at once if every source that is asked says it delivered up to ``at_us`` less
         its allowance and nothing reached the inbox since: the step that follows takes the same
-        inputs and decides the same (the lamp is checked against it, ``armed_lit``). False: the
-        step decides, and lights."""
+        inputs and decides the same (the lamp is checked against it, ``armed_lit``): called in
+        that step's hold of ``lock``, before it; it takes only what was looked at here and asks
+        the sources nothing more (what comes later is the next step's). False: the step
+        decides, and lights."""
         station, status, at_us = armed
         for mark in self.marks.values():
             if mark.probe is not None:
@@ -1066,6 +1069,7 @@ class Box(InputLayer):
         if not self.beside_armed(armed) or self.first_lamp is None:
             return False
         self.armed_lit = (station, status, self.first_lamp(station, status))
+        self.looked_only = True  # the step takes what was looked at, as a step at this moment would
         return True
 
     def beside_armed(self, armed: tuple[int, str, int]) -> bool:
@@ -1075,7 +1079,7 @@ class Box(InputLayer):
         lines, a press, a move or a notice can: the step decides)."""
         station, at_us = armed[0], self._armed_race_us
         for kind, item, _precision, _slack in self.waiting():
-            if kind == "watermark":
+            if kind == "watermark" and item.source in self.marks:  # a first one makes a source followed
                 continue
             if kind != "edge" or item.station == station or item.t_us + self.time_offset_us <= at_us:
                 return False
