@@ -23,7 +23,7 @@ used: it moves or drops the leading edge.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from controller.box.press import InputNotice, NoticeKind, Press
@@ -109,6 +109,9 @@ class Debouncer:
         #: back at rest this long after a first edge, without having settled
         #: pressed: that edge was an isolated pulse, even inside the bounce window
         self.quiet_us = max(self.config.glitch_us, self.config.bounce_us // 2)
+        #: (``next_due_us``, ``earliest_pending_us``) as of the last change of any input's phase or times
+        #: (None: changed since): the deciding thread asks both several times a step, between the changes
+        self._answers: tuple[int | None, int | None] | None = None
 
     def state(self, station: int, input_name: str) -> InputState:
         key = (station, input_name)
@@ -123,6 +126,7 @@ class Debouncer:
         st = self.state(station, input_name)
         st.level = level
         st.last_change_us = t_us
+        self._answers = None
         if level == self.config.active_level:
             st.phase = Phase.PRESSED
             st.edges = 0
@@ -135,6 +139,7 @@ class Debouncer:
 
     def edge(self, station: int, input_name: str, level: int, t_us: int, precision_us: int = 1) -> list[Output]:
         st = self.state(station, input_name)
+        self._answers = None
         out = self._advance(st, t_us)
         if st.level is None:
             st.level = 1 - self.config.active_level
@@ -159,6 +164,15 @@ class Debouncer:
         st.last_change_us = t_us
         return out
 
+    def busy_copy(self) -> Debouncer:
+        """A debouncer of copies of the inputs that are not idle (the only ones ``poll``
+        and ``earliest_pending_us`` look at): what they would say, this one unchanged."""
+        copy = Debouncer(self.config)
+        for key, st in self.inputs.items():
+            if st.phase is not Phase.IDLE:
+                copy.inputs[key] = replace(st, stats=replace(st.stats))
+        return copy
+
     def poll(self, now_us: int) -> list[Output]:
         """Let time pass on every input: accept settled presses, drop noise,
         end lockouts, flag stuck inputs."""
@@ -169,6 +183,13 @@ class Debouncer:
         return out
 
     def _advance(self, st: InputState, now_us: int) -> list[Output]:
+        before = st.phase, st.t0_us
+        out = self._advanced(st, now_us)
+        if (st.phase, st.t0_us) != before:
+            self._answers = None
+        return out
+
+    def _advanced(self, st: InputState, now_us: int) -> list[Output]:
         cfg = self.config
         out: list[Output] = []
         active = st.level == cfg.active_level
@@ -217,10 +238,19 @@ class Debouncer:
         """First edge of the earliest press still being debounced: nothing
         later than this may be decided yet, or a bouncier switch that was
         touched first would lose to a cleaner one touched after it."""
-        return min((st.t0_us for st in self.inputs.values() if st.phase is Phase.PENDING), default=None)
+        return self._answered()[1]
 
     def next_due_us(self) -> int | None:
         """When ``poll`` next has something to decide (lets simulations jump)."""
+        return self._answered()[0]
+
+    def _answered(self) -> tuple[int | None, int | None]:
+        if self._answers is None:
+            self._answers = (self._next_due_us(),
+                             min((st.t0_us for st in self.inputs.values() if st.phase is Phase.PENDING), default=None))
+        return self._answers
+
+    def _next_due_us(self) -> int | None:
         cfg = self.config
         due: list[int] = []
         for st in self.inputs.values():

@@ -35,8 +35,10 @@ DECIDER_MAX_SLEEP_S = 0.005
 #: benchmark's floor), a spin is there at the moment. It holds the interpreter (released at every
 #: turn, a thread busy drawing took it for a whole switch interval, 5 ms), so the process's other
 #: threads wait at most this long, and an edge read meanwhile is handed over at the step (its
-#: reader is busy or its pipe not empty: the step does not decide past it)
-DECIDER_WAKE_LEAD_US = 150
+#: reader is busy or its pipe not empty: the step does not decide past it). 300 µs, not 150: the
+#: spin first finds the lamp the moment will light (``Box.armed_lamp``, ~50 µs), and a wake later
+#: than the lead (>100 µs: a tenth of the benchmark's wakes under load) lost the armed lamp
+DECIDER_WAKE_LEAD_US = 300
 #: a turn of that spin takes well under 1 µs: a clock that does not move (a test's) ends it after this many
 DECIDER_SPIN_TURNS_MAX = 20_000
 #: the spin asks every this many turns, and at the moment, whether a source holds an edge it has not
@@ -52,6 +54,16 @@ DECIDER_SPIN_LOOK_EVERY = 16
 #: ... at most this long (a reader that delivers nothing in that time is waited for by the step's own
 #: wait: ``Box.next_due_us`` past a moment the sources have not delivered through)
 DECIDER_HANDOVER_S = 0.002
+#: a step that decided nothing hands its views on (``after``) only when no decision is due within this:
+#: building and sending them took ~0.1-0.3 ms of the deciding thread, which a contest's bounces kept busy
+#: until after the moment the winner's lamp was due (the benchmark's tail); what the viewers would
+#: have seen goes out with the decision's step (the screen draws every ~16 ms anyway)
+VIEW_DEFERRED_US = 3_000
+#: ... but a view is not put off for longer than this (a line chattering for seconds moves the decision on)
+VIEW_DEFERRED_MAX_US = 20_000
+#: the spin reads the lamp's path over first (``Decider.rehearse``) only with at least this long left:
+#: with less (a step that ran into the moment) the reads would only make the lamp later
+REHEARSE_LEFT_US = 50
 #: a live run keeps the newest this many events, decisions and frame times
 #: (people play for hours; the journal keeps every input, and a window is
 #: all the benchmark and the summary read): memory stays bounded
@@ -98,6 +110,13 @@ class Decider(threading.Thread):
         self._due: int | None = None  # when the box was next due after the last step
         #: ... and when next for something a player waits on (``Box.next_decision_due_us``)
         self._decision_due: int | None = None
+        #: a quiet step's ``after`` put off (``VIEW_DEFERRED_US``): since when, and whether one was stirred
+        self._deferred_since: int | None = None
+        self._deferred_stirred = False
+        #: the lamp the spin armed (``Box.armed_lamp``) and spun to the moment of: lit by the next step first
+        self._armed: tuple[int, str, int] | None = None
+        #: the moment the last spin aimed at (a decision armed a little later than the one due)
+        self._spun_to: int | None = None
 
     def submit(self, command: Command) -> None:
         """Run ``command`` on the deciding thread before its next step (a host
@@ -116,6 +135,7 @@ class Decider(threading.Thread):
                 delivered = box.arrived.wait(timeout)
                 if spin and not delivered and planned is not None:
                     delivered = self._spin_until(planned)
+                    planned = self._spun_to if self._spun_to is not None else planned
                 box.arrived.clear()
                 woke = self.now()
                 _t, due = self.decide(woke, None if delivered or planned is None else woke - planned, delivered)
@@ -140,23 +160,47 @@ class Decider(threading.Thread):
         (``DECIDER_SPIN_LOOK_EVERY``). A clock that does not move (a test's)
         ends it after ``DECIDER_SPIN_TURNS_MAX`` turns."""
         arrived, now, stopping = self.box.arrived, self.now, self._stopping
-        if self.rehearse is not None:
+        armed: tuple[int, str, int] | None = None
+        if self.rehearse is not None and due_us - now() >= REHEARSE_LEFT_US:
             with self.box.lock:
                 self.box.debouncer.next_due_us()
                 self.box.engine.next_deadline_us()
                 self.box.first_press_rule()  # the race the engine declared, read before its decision's step
                 self.rehearse()
+                armed = self.box.armed_lamp(due_us)  # its lamp, if nothing comes before the moment
+                if armed is not None:
+                    due_us = armed[2]  # the race's own moment, when a little later: no step before it
         holding = self.box.sources_holding
+        absorbed = False  # deliveries that cannot change the armed lamp were let wait for the step
+        self._spun_to = due_us
         for turn in range(DECIDER_SPIN_TURNS_MAX):
             if arrived.is_set():
-                return True
+                if armed is None or not self._beside(armed):
+                    return True
+                absorbed = True
             if turn % DECIDER_SPIN_LOOK_EVERY == 0 and holding():
                 return arrived.wait(DECIDER_HANDOVER_S)  # the reader's turn: it wakes the thread when delivered
             if now() >= due_us or stopping.is_set():
                 break
-        if not arrived.is_set() and not stopping.is_set() and holding():
-            return arrived.wait(DECIDER_HANDOVER_S)
-        return arrived.is_set()
+        if (arrived.is_set() and (armed is None or not self._beside(armed))) or stopping.is_set():
+            return True
+        if armed is not None and now() >= due_us:
+            self._armed = armed  # lit by the step that follows, first (``decide``)
+            return absorbed
+        if holding():
+            return arrived.wait(DECIDER_HANDOVER_S) or absorbed
+        return arrived.is_set() or absorbed
+
+    def _beside(self, armed: tuple[int, str, int]) -> bool:
+        """What was delivered during the spin cannot change the armed lamp (``Box.beside_armed``),
+        and no command waits (a host's key or a flip runs before the step): the spin goes on to
+        its moment (the step takes them then)."""
+        with self.box.lock:
+            self.box.arrived.clear()
+            if not self._commands and self.box.beside_armed(armed):
+                return True
+        self.box.arrived.set()
+        return False
 
     def decide(self, woke: int, woke_late_us: int | None, delivered: bool = True) -> tuple[int, int | None]:
         """One step of the deciding thread, woken at ``woke`` (box time; ``woke_late_us``
@@ -171,8 +215,13 @@ class Decider(threading.Thread):
         # that lit one): it runs at the first allocation after it
         collecting = gc.isenabled()
         gc.disable()
+        armed, self._armed = self._armed, None
         with box.lock:
             t = self.now()
+            fired = None
+            # the armed lamp first, if the sources say nothing came that can change it, and no command waits
+            if armed is not None and not self._commands and box.fire_armed(armed, t):
+                fired = t
             stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
             events: list[GameEvent] = []
             lit: int | None = None
@@ -180,11 +229,15 @@ class Decider(threading.Thread):
             box.held_records = []  # the journal encodes this step's records once the lamp is lit
             box.first_lit = None
             try:
-                while self._commands:
+                while self._commands and fired is None:  # (lit armed: one that came since waits for the next step)
                     events += self._commands.popleft()()
                 events += box.step(t)
                 first = box.first_lit  # the winner's lamp, lit in the step before the engine decided
-                if events or first is not None:  # a miss that decided nothing: its lamp put right too
+                lamp, box.armed_lit = box.armed_lit, None  # ... or at the moment, before this step
+                missed = lamp is not None and first != (lamp[0], lamp[2])
+                if lamp is not None and missed:
+                    box.armed_missed(lamp)
+                if events or first is not None or missed:  # a miss that decided nothing: its lamp put right too
                     stamp = self.light()
                     if first is not None and first[1] is not None:
                         stamp = first[1]
@@ -198,18 +251,31 @@ class Decider(threading.Thread):
                 box.flush_records()
             if lit is not None:
                 self.decisions.append([t, lit, None])
+                lit_from = t if fired is None else fired  # an armed lamp: from the moment it fired
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
-                                    "step_and_light_us": lit - t, "guard_us": box.latency_guard_us,
-                                    "first_press": int(first is not None)})
+                                    "step_and_light_us": lit - lit_from, "guard_us": box.latency_guard_us,
+                                    "first_press": int(first is not None), "armed": int(fired is not None)})
             due = self._due = box.next_due_us()
             self._decision_due = box.next_decision_due_us() if due is not None else None
         box.flush_log()  # the lamp is lit: now the log may say what was decided
-        if self.after is not None:
-            self.after(events, t, stirred)  # ... and the viewers may hear of it
+        if not events and self._decision_near(t):  # the decision first: the views go out with it
+            self._deferred_since = t if self._deferred_since is None else self._deferred_since
+            self._deferred_stirred = self._deferred_stirred or stirred
+            return t, due
+        if self.after is not None:  # ... and the viewers may hear of it (and of the steps put off before it)
+            self.after(events, t, stirred or self._deferred_stirred)
+        self._deferred_since, self._deferred_stirred = None, False
         if not events:
             with box.lock:  # a quiet step: a checkpoint, when one is due (a restart replays only since it);
                 box.checkpoint_if_due()  # a fork: a child encodes it (controller/box/snapshot.py)
         return t, due
+
+    def _decision_near(self, t: int) -> bool:
+        """A decision a player waits on is due within ``VIEW_DEFERRED_US`` of ``t``, and no
+        view has been put off for ``VIEW_DEFERRED_MAX_US`` yet."""
+        due = self._decision_due
+        return (due is not None and due - t <= VIEW_DEFERRED_US
+                and (self._deferred_since is None or t - self._deferred_since < VIEW_DEFERRED_MAX_US))
 
     def stop(self) -> None:
         self._stopping.set()

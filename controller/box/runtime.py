@@ -222,6 +222,10 @@ class SourceMark:
         """Decisions wait its stated delay, not its watermarks."""
         return self.refused or self.timed_out
 
+#: a press that settles this little before its race is decided (its tie window) is lit armed at the
+#: race's moment (``Box.armed_lamp``): the spin goes on to it rather than step at the settling
+ARMED_LATER_US = 300
+
 #: the session header's key naming how the box told late evidence from a late
 #: press it could still play (``Box.judges_late_by_decisions``); a journal
 #: without it was written when any press stamped before time the game had
@@ -399,6 +403,11 @@ class Box(InputLayer):
         #: raised under ``CHECK_FIRST_PRESS``, which the test suite sets)
         self.first_press_lamps = 0
         self.first_press_misses = 0
+        #: (station, status, when it went on) of the lamp ``fire_armed`` lit at a decision's moment, before
+        #: this step (the deciding thread resets it): the step's own decision is checked against it
+        self.armed_lit: tuple[int, str, int | None] | None = None
+        #: the moment the race ``armed_lamp`` found is decided at (game µs)
+        self._armed_race_us = 0
         #: the engine's changes (an input handled, a tick that fired something, a restore), counted: the
         #: declared race is read again only after one (``first_press_rule``); each press's action kind
         self._engine_changes = 0
@@ -531,7 +540,8 @@ class Box(InputLayer):
         self.now_us = max(self.now_us, now_us)
         events: list[GameEvent] = []
         until: list[int] = []  # asked once a step: the settle below decides by the same answer
-        self.probe_sources(now_us)  # before the inbox is drained: what they delivered by then is taken below
+        if self.armed_lit is None:  # (lit armed: the sources were asked then, and what came since is left)
+            self.probe_sources(now_us)  # before the inbox is drained: what they delivered by then is taken below
 
         def measure(stamps: list[int]) -> int:  # how far behind now the sources are surely in
             self._delivered(now_us, stamps)
@@ -932,7 +942,10 @@ class Box(InputLayer):
         promised = None
         if self._held and self._held[0][0] <= horizon and (self.first_lamp is not None or CHECK_FIRST_PRESS):
             promised = self._first_press_due(horizon)
-            if promised is not None and self.first_lamp is not None:
+            if promised is not None and self.armed_lit is not None and self.armed_lit[:2] == promised[:2]:
+                self.first_lit = (promised[0], self.armed_lit[2])  # lit at the moment already (``fire_armed``)
+                self.first_press_lamps += 1
+            elif promised is not None and self.first_lamp is not None:
                 self.first_lit = (promised[0], self.first_lamp(promised[0], promised[1]))
                 self.first_press_lamps += 1
         events: list[GameEvent] = []
@@ -945,7 +958,8 @@ class Box(InputLayer):
         events += self._tick(horizon)
         return events
 
-    def _first_press_due(self, horizon: int) -> tuple[int, str, int] | None:
+    def _first_press_due(self, horizon: int, held: list[tuple[int, int, Press | Action]] | None = None
+                         ) -> tuple[int, str, int] | None:
         """The station, status and moment the engine's declared race (``FirstPress``) decides now,
         when this step's horizon passes its decision: the first input held is a counted press of a
         competing station stamped after the engine's time (one in its past, from a stalled or
@@ -955,7 +969,8 @@ class Box(InputLayer):
         rule = self.first_press_rule()
         if rule is None:
             return None
-        t_us, _order, press = self._held[0]
+        held = self._held if held is None else held  # (``armed_lamp``'s copy)
+        t_us, _order, press = held[0]
         if not isinstance(press, Press) or t_us < rule.stations.get(press.station, t_us + 1):
             return None
         at = rule.decided_at_us(t_us, press.precision_us)
@@ -963,7 +978,7 @@ class Box(InputLayer):
         if (at > horizon or horizon <= self.engine_until_us  # the engine's time has to move for it to decide
                 or t_us < self.late_before_us() or t_us < self.engine_until_us
                 or (deadline is not None and deadline <= at)
-                or any(other[0] <= at for other in self._held if other is not self._held[0])):
+                or any(other[0] <= at for other in held if other is not held[0])):
             return None
         seat = self.stations[press.station]
         if not seat.connected or seat.stuck:  # its lamp shows that, not the race
@@ -975,6 +990,109 @@ class Box(InputLayer):
         if self._press_kinds[key] != rule.action:
             return None
         return press.station, rule.status, at
+
+    def armed_lamp(self, at_us: int) -> tuple[int, str, int] | None:
+        """The race's winner (station, status) a step at the moment returned (``at_us``, or
+        the race's own moment when that is a little later) lights first (``first_lamp``) if
+        nothing is delivered before it and every source then says it delivered up to that
+        moment less its allowance (``fire_armed`` checks both then): found on copies of the
+        busy inputs and the held ones, nothing changed. The deciding thread asks while it waits
+        for a decision's moment (``Decider``): at the moment the lamp costs a question to each
+        source, not the step's ~0.1 ms. None: no such lamp, or the box is in a state left to
+        the step (paused, an input not taken yet, a source waited for by a stated delay,
+        asked, stalled or late, a notice due)."""
+        projected = self._armed_at(at_us)
+        if isinstance(projected, int) and at_us < projected <= at_us + ARMED_LATER_US:
+            projected = self._armed_at(projected)  # a press settled before its race's moment: lit at that
+        return projected if isinstance(projected, tuple) else None
+
+    def _armed_at(self, at_us: int) -> tuple[int, str, int] | int | None:
+        """``armed_lamp`` at ``at_us``; an int: no lamp then, but the moment the first held press's
+        race would be decided (its stamp's tie window passed, the sources' allowance after it)."""
+        until = self._armed_until(at_us)
+        if until is None or self.first_lamp is None or self.paused or self.host_paused or not self.drained():
+            return None
+        busy = self.debouncer.busy_copy()
+        held = list(self._held)
+        settled = sorted(busy.poll(until), key=lambda o: o.t_us)
+        for n, out in enumerate(settled):
+            if not isinstance(out, Press) or out.t_us < self.session_start_us or out.source_event:
+                return None  # the strip changes, a stale press, a board's: the step's
+            heapq.heappush(held, (out.t_us, (1 << 62) + n, out))  # after every input queued before it
+        pending = busy.earliest_pending_us()
+        horizon = until if pending is None else min(until, pending - 1)
+        if not held or held[0][0] > horizon:
+            return None
+        promised = self._first_press_due(horizon, held)
+        if promised is not None:
+            self._armed_race_us = promised[2]
+            return promised[0], promised[1], at_us
+        rule, first = self.first_press_rule(), held[0][2]
+        if rule is None or not isinstance(first, Press):
+            return None
+        return rule.decided_at_us(first.t_us, first.precision_us) + at_us - until
+
+    def _armed_until(self, at_us: int) -> int | None:
+        """The horizon's source side at ``at_us`` (``sources_until_us``) when every source
+        is followed by its watermarks and keeps its word: a reader asked then answers
+        ``at_us`` less its allowance; one that pushes its marks, what it said. None otherwise."""
+        if self._waits_fixed_delay() or self.delay_sources:
+            return None
+        until = at_us
+        for mark in self.marks.values():
+            if mark.fallback or mark.stalled or mark.asked_us is not None or mark.probe_lag_us > mark.stated_lag_us:
+                return None
+            said = at_us - mark.probe_lag_us if mark.probe is not None else mark.mark_us
+            if said is None or said < at_us - STALL_US:
+                return None
+            until = min(until, said)
+        return until
+
+    def fire_armed(self, armed: tuple[int, str, int], now_us: int) -> bool:
+        """At a decision's moment (``now_us`` >= ``at_us``), the lamp ``armed_lamp(at_us)``
+        found, lit at once if every source that is asked says it delivered up to ``at_us`` less
+        its allowance and nothing reached the inbox since: the step that follows takes the same
+        inputs and decides the same (the lamp is checked against it, ``armed_lit``): called in
+        that step's hold of ``lock``, before it; it takes only what was looked at here and asks
+        the sources nothing more (what comes later is the next step's). False: the step
+        decides, and lights."""
+        station, status, at_us = armed
+        for mark in self.marks.values():
+            if mark.probe is not None:
+                told = mark.probe(now_us - self.time_offset_us)  # hands over what waits: then not fired
+                if told is None:
+                    return False
+                told += self.time_offset_us
+                mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+                if told < at_us - mark.probe_lag_us:
+                    return False
+        if not self.beside_armed(armed) or self.first_lamp is None:
+            return False
+        self.armed_lit = (station, status, self.first_lamp(station, status))
+        self.looked_only = True  # the step takes what was looked at, as a step at this moment would
+        return True
+
+    def beside_armed(self, armed: tuple[int, str, int]) -> bool:
+        """Whatever was delivered since ``armed_lamp`` cannot change its lamp: only edges of other
+        stations stamped after the race's moment, and watermarks (a press there would be
+        confirmed later, after the race is decided; an earlier edge, one of the winner's own
+        lines, a press, a move or a notice can: the step decides)."""
+        station, at_us = armed[0], self._armed_race_us
+        for kind, item, _precision, _slack in self.waiting():
+            if kind == "watermark" and item.source in self.marks:  # a first one makes a source followed
+                continue
+            if kind != "edge" or item.station == station or item.t_us + self.time_offset_us <= at_us:
+                return False
+        return True
+
+    def armed_missed(self, armed: tuple[int, str, int | None]) -> None:
+        """The lamp lit at the moment (``fire_armed``) is not what the step then decided (a bug:
+        the deciding thread puts the lamps right at once)."""
+        self.first_press_misses += 1
+        log.error("the lamp lit at a decision's moment (station %d, %s) is not what the step decided (%s): "
+                  "``armed_lamp`` is wrong", armed[0], armed[1], self.first_lit)
+        if CHECK_FIRST_PRESS:
+            raise AssertionError(f"armed lamp {armed} but the step lit {self.first_lit}")
 
     def first_press_rule(self) -> FirstPress | None:
         """The race the engine declares now (``FirstPress``; None: none), read again only after the

@@ -84,6 +84,7 @@ class DueBox:
         self.held_records: list[Any] | None = None
         self.waited_on = waited_on
         self.steps: list[int] = []
+        self.armed_lit = None
 
     def step(self, t_us: int) -> list[GameEvent]:
         self.steps.append(t_us)
@@ -296,7 +297,7 @@ def test_the_views_are_built_only_when_they_can_be_sent_and_are_what_they_were(r
     steps, built, views = played(DecidingGame, rate=rate, **options)
     _steps, _built, before = played(EveryStepGame, rate=rate, **options)
     assert views == before  # the press flashes, the countdown, the refreshes: every one, as it was
-    assert len(views) > 300  # (a game in which the viewers see a lot)
+    assert len(views) > 250  # (a game in which the viewers see a lot: a quiet step's view near a decision goes out with it)
     assert built < steps / 3, (steps, built, len(views))  # 2,691 steps: 599 views built (400 with a countdown)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
@@ -124,6 +125,24 @@ class Inbox:
 
     def __init__(self) -> None:
         self.inbox: queue.SimpleQueue[tuple[str, Any, int, int]] = queue.SimpleQueue()
+        #: entries taken off the queue to be looked at (``waiting``), still to be drained, in order
+        self._looked: deque[tuple[str, Any, int, int]] = deque()
+        #: the next ``drain`` takes only those: what came after the look is left for the drain after it
+        #: (a lamp lit on that look: ``Box.fire_armed``)
+        self.looked_only = False
+
+    def waiting(self) -> list[tuple[str, Any, int, int]]:
+        """Every entry delivered and not drained yet, in order, left for ``drain``
+        (the draining thread looks ahead: ``Box.fire_armed``)."""
+        while True:
+            try:
+                self._looked.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return list(self._looked)
+
+    def drained(self) -> bool:
+        """Nothing is waiting to be drained."""
+        return not self._looked and self.inbox.empty()
 
     def edge(self, edge: Edge, precision_us: int) -> None:
         self.inbox.put(("edge", edge, precision_us, 0))
@@ -154,9 +173,15 @@ class Inbox:
         input stamped after the first read may have been queued since)."""
         out: list[Press | InputNotice | Watermark] = []  # and a phone's Action, when one came (only the Box takes them)
         now = None if now_us is None else now_us()
+        looked_only, self.looked_only = self.looked_only, False
         while True:
             try:
-                kind, item, precision, slack_us = self.inbox.get_nowait()
+                if self._looked:
+                    kind, item, precision, slack_us = self._looked.popleft()
+                elif looked_only:
+                    return out
+                else:
+                    kind, item, precision, slack_us = self.inbox.get_nowait()
             except queue.Empty:
                 return out
             if offset_us:
