@@ -69,8 +69,9 @@ DESIGNS: dict[str, list[str]] = {
     # the deciding thread beside the frame loop in one process (the design before the deciding process)
     "one-process": [],
 }
-#: what the deciding process logs when a lamp lit early differs from the engine's decision (a bug)
-FIRST_PRESS_MISS = "the game's FirstPress is wrong"
+#: what the deciding process logs when a lamp lit early differs from the engine's decision (a bug), for a
+#: lamp lit in the step and one lit armed at the decision's moment (``Box.armed_lamp``)
+FIRST_PRESS_MISSES = ("the game's FirstPress is wrong", "``armed_lamp`` is wrong")
 #: design -> what plays it, when not ``python -m controller``
 PROGRAMS: dict[str, tuple[str, ...]] = {"one-process": ("-m", "benchmarks.one_process")}
 #: the shipped design played from another tree of the code (``--before``): a change's before and after, interleaved
@@ -92,7 +93,8 @@ LEGEND = """\
     heat, judged on the stamps the feeder wrote; undecided: no winner announced. The audit's contest apart.
   * live != virtual: the same stamped edges judged by the box's own code in virtual time; a difference is
     a timing fault of the live box (or a tie the feeder's stamps made a dead heat).
-  * declared race: lamp steps whose winner's lamp went on before the engine's step (the quiz's FirstPress);
+  * declared race: lamp steps whose winner's lamp went on before the engine's step (the quiz's FirstPress),
+    and how many of them were armed (lit at the decision's moment, before the step took its inputs);
     lamp != decision counts the deciding process's lines saying a lamp lit early was not the decision (a bug).
   * feeder late: how late the feeder wrote against its script; kept out (the box is judged on the stamps
     written), but a feeder far behind changes the contests' gaps: read it first.
@@ -187,9 +189,10 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
               f"woke after its planned moment {woke.text(False)} (n={woke.n}; woken by an input: not counted)")
         details = [d for g in gs for d in g.extra.get("detail") or () if "first_press" in d]
         if details:  # a tree of the code that lights a declared race's winner before the engine's step
-            misses = sum(g.extra["stderr"].count(FIRST_PRESS_MISS) for g in gs)
+            misses = sum(g.extra["stderr"].count(miss) for g in gs for miss in FIRST_PRESS_MISSES)
             print(f"    declared race   {sum(d['first_press'] for d in details)} of {len(details)} lamp steps lit "
-                  f"the winner before the engine's step (FirstPress); lamp != decision {misses}")
+                  f"the winner before the engine's step (FirstPress), {sum(d.get('armed', 0) for d in details)} "
+                  f"of them armed at the decision's moment; lamp != decision {misses}")
         print(f"    feeder late     {feeder.text()} (kept out)")
         hops = bk.Summary.of([v for g in gs for v in g.extra.get("hops", ())])
         print(f"    feeder stamp -> written {hops.text()} (the feed's capture allowance: "
