@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.box import stepprofile
-from controller.box.runtime import Box
+from controller.box.runtime import ArmedLamp, Box
 from games.base import GameEvent
 from games.i18n import N_, _
 
@@ -114,7 +114,7 @@ class Decider(threading.Thread):
         self._deferred_since: int | None = None
         self._deferred_stirred = False
         #: the lamp the spin armed (``Box.armed_lamp``) and spun to the moment of: lit by the next step first
-        self._armed: tuple[int, str, int] | None = None
+        self._armed: ArmedLamp | None = None
         #: the moment the last spin aimed at (a decision armed a little later than the one due)
         self._spun_to: int | None = None
 
@@ -135,7 +135,7 @@ class Decider(threading.Thread):
                 delivered = box.arrived.wait(timeout)
                 if spin and not delivered and planned is not None:
                     delivered = self._spin_until(planned)
-                    planned = self._spun_to if self._spun_to is not None else planned
+                    planned = self._spun_to
                 box.arrived.clear()
                 woke = self.now()
                 _t, due = self.decide(woke, None if delivered or planned is None else woke - planned, delivered)
@@ -160,7 +160,7 @@ class Decider(threading.Thread):
         (``DECIDER_SPIN_LOOK_EVERY``). A clock that does not move (a test's)
         ends it after ``DECIDER_SPIN_TURNS_MAX`` turns."""
         arrived, now, stopping = self.box.arrived, self.now, self._stopping
-        armed: tuple[int, str, int] | None = None
+        armed: ArmedLamp | None = None
         if self.rehearse is not None and due_us - now() >= REHEARSE_LEFT_US:
             with self.box.lock:
                 self.box.debouncer.next_due_us()
@@ -169,7 +169,7 @@ class Decider(threading.Thread):
                 self.rehearse()
                 armed = self.box.armed_lamp(due_us)  # its lamp, if nothing comes before the moment
                 if armed is not None:
-                    due_us = armed[2]  # the race's own moment, when a little later: no step before it
+                    due_us = armed.at_us  # the race's own moment, when a little later: no step before it
         holding = self.box.sources_holding
         absorbed = False  # deliveries that cannot change the armed lamp were let wait for the step
         self._spun_to = due_us
@@ -191,7 +191,7 @@ class Decider(threading.Thread):
             return arrived.wait(DECIDER_HANDOVER_S) or absorbed
         return arrived.is_set() or absorbed
 
-    def _beside(self, armed: tuple[int, str, int]) -> bool:
+    def _beside(self, armed: ArmedLamp) -> bool:
         """What was delivered during the spin cannot change the armed lamp (``Box.beside_armed``),
         and no command waits (a host's key or a flip runs before the step): the spin goes on to
         its moment (the step takes them then)."""

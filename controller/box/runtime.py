@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from controller.box import checkpoint as checkpoint_codec
 from controller.box import snapshot
@@ -222,6 +222,16 @@ class SourceMark:
         """Decisions wait its stated delay, not its watermarks."""
         return self.refused or self.timed_out
 
+class ArmedLamp(NamedTuple):
+    """A lamp ``Box.armed_lamp`` found: the station and status it lights at ``at_us`` (game µs)
+    if nothing that can change it comes first; ``race_us``: the moment its race is decided."""
+
+    station: int
+    status: str
+    at_us: int
+    race_us: int
+
+
 #: a press that settles this little before its race is decided (its tie window) is lit armed at the
 #: race's moment (``Box.armed_lamp``): the spin goes on to it rather than step at the settling
 ARMED_LATER_US = 300
@@ -406,8 +416,6 @@ class Box(InputLayer):
         #: (station, status, when it went on) of the lamp ``fire_armed`` lit at a decision's moment, before
         #: this step (the deciding thread resets it): the step's own decision is checked against it
         self.armed_lit: tuple[int, str, int | None] | None = None
-        #: the moment the race ``armed_lamp`` found is decided at (game µs)
-        self._armed_race_us = 0
         #: the engine's changes (an input handled, a tick that fired something, a restore), counted: the
         #: declared race is read again only after one (``first_press_rule``); each press's action kind
         self._engine_changes = 0
@@ -834,10 +842,18 @@ class Box(InputLayer):
             return
         for mark in self.marks.values():
             if mark.probe is not None:
-                told = mark.probe(now_us - self.time_offset_us)
-                if told is not None:
-                    told += self.time_offset_us
-                    mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+                self._asked(mark, now_us)
+
+    def _asked(self, mark: SourceMark, now_us: int) -> int | None:
+        """``mark``'s probe asked at ``now_us`` (game µs): its answer (game µs; None: it cannot
+        say), its mark raised by it."""
+        assert mark.probe is not None
+        told = mark.probe(now_us - self.time_offset_us)
+        if told is None:
+            return None
+        told += self.time_offset_us
+        mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
+        return told
 
     def _waits_fixed_delay(self) -> bool:
         return self.horizon_policy == HORIZON_FIXED_DELAY or not self.marks
@@ -991,7 +1007,7 @@ class Box(InputLayer):
             return None
         return press.station, rule.status, at
 
-    def armed_lamp(self, at_us: int) -> tuple[int, str, int] | None:
+    def armed_lamp(self, at_us: int) -> ArmedLamp | None:
         """The race's winner (station, status) a step at the moment returned (``at_us``, or
         the race's own moment when that is a little later) lights first (``first_lamp``) if
         nothing is delivered before it and every source then says it delivered up to that
@@ -1004,9 +1020,9 @@ class Box(InputLayer):
         projected = self._armed_at(at_us)
         if isinstance(projected, int) and at_us < projected <= at_us + ARMED_LATER_US:
             projected = self._armed_at(projected)  # a press settled before its race's moment: lit at that
-        return projected if isinstance(projected, tuple) else None
+        return projected if isinstance(projected, ArmedLamp) else None
 
-    def _armed_at(self, at_us: int) -> tuple[int, str, int] | int | None:
+    def _armed_at(self, at_us: int) -> ArmedLamp | int | None:
         """``armed_lamp`` at ``at_us``; an int: no lamp then, but the moment the first held press's
         race would be decided (its stamp's tie window passed, the sources' allowance after it)."""
         until = self._armed_until(at_us)
@@ -1025,8 +1041,7 @@ class Box(InputLayer):
             return None
         promised = self._first_press_due(horizon, held)
         if promised is not None:
-            self._armed_race_us = promised[2]
-            return promised[0], promised[1], at_us
+            return ArmedLamp(promised[0], promised[1], at_us, promised[2])
         rule, first = self.first_press_rule(), held[0][2]
         if rule is None or not isinstance(first, Press):
             return None
@@ -1048,7 +1063,7 @@ class Box(InputLayer):
             until = min(until, said)
         return until
 
-    def fire_armed(self, armed: tuple[int, str, int], now_us: int) -> bool:
+    def fire_armed(self, armed: ArmedLamp, now_us: int) -> bool:
         """At a decision's moment (``now_us`` >= ``at_us``), the lamp ``armed_lamp(at_us)``
         found, lit at once if every source that is asked says it delivered up to ``at_us`` less
         its allowance and nothing reached the inbox since: the step that follows takes the same
@@ -1056,32 +1071,26 @@ class Box(InputLayer):
         that step's hold of ``lock``, before it; it takes only what was looked at here and asks
         the sources nothing more (what comes later is the next step's). False: the step
         decides, and lights."""
-        station, status, at_us = armed
         for mark in self.marks.values():
             if mark.probe is not None:
-                told = mark.probe(now_us - self.time_offset_us)  # hands over what waits: then not fired
-                if told is None:
-                    return False
-                told += self.time_offset_us
-                mark.mark_us = told if mark.mark_us is None else max(mark.mark_us, told)
-                if told < at_us - mark.probe_lag_us:
+                told = self._asked(mark, now_us)  # hands over what waits: then not fired
+                if told is None or told < armed.at_us - mark.probe_lag_us:
                     return False
         if not self.beside_armed(armed) or self.first_lamp is None:
             return False
-        self.armed_lit = (station, status, self.first_lamp(station, status))
+        self.armed_lit = (armed.station, armed.status, self.first_lamp(armed.station, armed.status))
         self.looked_only = True  # the step takes what was looked at, as a step at this moment would
         return True
 
-    def beside_armed(self, armed: tuple[int, str, int]) -> bool:
+    def beside_armed(self, armed: ArmedLamp) -> bool:
         """Whatever was delivered since ``armed_lamp`` cannot change its lamp: only edges of other
         stations stamped after the race's moment, and watermarks (a press there would be
         confirmed later, after the race is decided; an earlier edge, one of the winner's own
         lines, a press, a move or a notice can: the step decides)."""
-        station, at_us = armed[0], self._armed_race_us
         for kind, item, _precision, _slack in self.waiting():
             if kind == "watermark" and item.source in self.marks:  # a first one makes a source followed
                 continue
-            if kind != "edge" or item.station == station or item.t_us + self.time_offset_us <= at_us:
+            if kind != "edge" or item.station == armed.station or item.t_us + self.time_offset_us <= armed.race_us:
                 return False
         return True
 
