@@ -109,8 +109,11 @@ class ClockMap:
             off = abs(self.to_box(board_us) - sample.box_mid_us)
             if span >= self.prior_span_us:
                 # drift the fit did not catch, per µs away from it: at worst the board read its
-                # clock at one end of the round trip, so the bound adds half of it
-                self.rates.append((off + rtt / 2) / span)
+                # clock at one end of the round trip, so the bound adds half of it. No crystal
+                # drifts beyond max_drift (the fit ignores such a slope too): a miss steeper than
+                # that over a short span is the two brackets' width, which error_us counts already,
+                # and taken as drift it would swell a stamp held 10 minutes to seconds
+                self.rates.append(min(self.max_drift, (off + rtt / 2) / span))
             else:
                 self.misses.append(max(0.0, off - rtt / 2))  # a burst: the noise of one measurement
         self.samples.append(sample)
