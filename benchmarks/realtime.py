@@ -58,6 +58,7 @@ from pathlib import Path
 
 from controller.apps import benchkit as bk
 from controller.box import stepprofile
+from controller.box.deciding import LampPath
 from controller.box.feed import Feed
 
 PROFILE = "header-4"
@@ -193,6 +194,10 @@ def report(label: str, games: dict[str, list[bk.Game]], floor: list[int]) -> Non
             print(f"    declared race   {sum(d['first_press'] for d in details)} of {len(details)} lamp steps lit "
                   f"the winner before the engine's step (FirstPress), {sum(d.get('armed', 0) for d in details)} "
                   f"of them armed at the decision's moment; lamp != decision {misses}")
+        paths = sorted({j.path for g in gs for j in g.judged if j.path is not None and j.overhead is not None})
+        for path in paths:  # which way the lamp's step came: the tail by its path (``deciding.LampPath``)
+            by = bk.Summary.of([j.overhead for g in gs for j in g.judged if j.path == path and j.overhead is not None])
+            print(f"    path {LampPath(path).name.lower():<9} {by.n:>4} lamps, overhead {by.text(False)}")
         print(f"    feeder late     {feeder.text()} (kept out)")
         hops = bk.Summary.of([v for g in gs for v in g.extra.get("hops", ())])
         print(f"    feeder stamp -> written {hops.text()} (the feed's capture allowance: "

@@ -402,6 +402,8 @@ class Judged:
     #: where the deciding thread's time went in the step that lit it (``Decider.detail``), if recorded
     step_and_light: int | None = None
     woke_late: int | None = None
+    #: how that step came to run (``deciding.LampPath``), if recorded
+    path: int | None = None
     #: its edges the feeder wrote later after their stamps than the feed's allowance (``Feed.capture_us``):
     #: the box may have decided past them before they were in the FIFO, so the contest proves nothing
     late_writes: int = 0
@@ -447,6 +449,7 @@ def judge_game(contests: Sequence[Contest], steps: Sequence[Step], stamps: Seque
                 if i < len(detail):
                     judged.step_and_light = detail[i].get("step_and_light_us")
                     judged.woke_late = detail[i].get("woke_late_us")
+                    judged.path = detail[i].get("path")
                 first = live.first
                 judged.contact_to_lamp = lamp - live.contacts()[first]
                 judged.settle_to_lamp = lamp - live.settled_us(first, debounce.glitch_us)

@@ -17,6 +17,7 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable
+from enum import IntEnum
 from typing import Any
 
 from controller.box import stepprofile
@@ -79,6 +80,21 @@ DECIDER_NICE = -10
 Command = Callable[[], list[GameEvent]]
 
 
+class LampPath(IntEnum):
+    """How the step that lit a lamp came to run (``Decider.detail``'s ``path``): the benchmark
+    splits the lamp's overhead by it, to say which way the tail goes."""
+
+    DELIVERY = 0  #: a delivery or a command woke the thread before its timed wait ended
+    TIMED = 1  #: the timed wait ended, for a moment nobody spins to (a quiet step's next due)
+    LATE = 2  #: the wait for a decision's moment ended with too little left to arm its lamp
+    UNARMED = 3  #: the spin found no lamp the moment would light (``Box.armed_lamp``)
+    DISARMED = 4  #: a delivery during the spin could change the armed lamp
+    HANDOVER = 5  #: a source held an edge not handed over: the spin waited for its reader
+    REFUSED = 6  #: armed, but at the moment a source had not said it delivered that far
+    ARMED = 7  #: lit at the decision's moment, before the step (``Box.fire_armed``)
+    SQUEEZED = 8  #: the step before ran to within ``REHEARSE_LEFT_US`` of the moment: no wait, no arming
+
+
 class Decider(threading.Thread):
     """Decides for a live box, independently of the frames: wakes on every
     delivery (``box.arrived``) and at the next moment something is due, steps
@@ -115,8 +131,13 @@ class Decider(threading.Thread):
         self._deferred_stirred = False
         #: the lamp the spin armed (``Box.armed_lamp``) and spun to the moment of: lit by the next step first
         self._armed: ArmedLamp | None = None
+        #: ... armed already in the wait before the spin, when a delivery woke it (``_armed_through``)
+        self._ahead: ArmedLamp | None = None
         #: the moment the last spin aimed at (a decision armed a little later than the one due)
         self._spun_to: int | None = None
+        #: how the coming step came to run (recorded with its lamp)
+        self._path = LampPath.DELIVERY
+        self._waited = False  # the last wait was a timed one (not one that ended at once)
 
     def submit(self, command: Command) -> None:
         """Run ``command`` on the deciding thread before its next step (a host
@@ -129,16 +150,25 @@ class Decider(threading.Thread):
         timeout = 0.0
         planned: int | None = None  # the due moment the last wait aimed at (box time)
         spin = False  # the wait ends DECIDER_WAKE_LEAD_US before ``planned``: the rest is spun
+        absorbed = False  # deliveries that cannot change the armed lamp waited for the step at its moment
         profile = stepprofile.install(self)  # the benchmark's per-stage stamps (nothing when not asked)
         try:
             while not self._stopping.is_set():
                 delivered = box.arrived.wait(timeout)
+                self._waited = timeout > 0
+                if delivered and spin and planned is not None and (ahead := self._armed_through(planned)):
+                    absorbed, planned = True, ahead.at_us
+                    timeout = max(0.0, (planned - DECIDER_WAKE_LEAD_US - self.now()) / 1e6)
+                    continue
+                self._path = LampPath.DELIVERY if delivered or planned is None else LampPath.TIMED
                 if spin and not delivered and planned is not None:
                     delivered = self._spin_until(planned)
                     planned = self._spun_to
                 box.arrived.clear()
                 woke = self.now()
-                _t, due = self.decide(woke, None if delivered or planned is None else woke - planned, delivered)
+                late = None if delivered or planned is None else woke - planned
+                _t, due = self.decide(woke, late, delivered or absorbed)
+                absorbed = False
                 # the wait is counted from now, not from the step's start: the step, the lamp and the
                 # publish took their time, and a wait counted from before them wakes late by as much
                 now = self.now()
@@ -160,8 +190,11 @@ class Decider(threading.Thread):
         (``DECIDER_SPIN_LOOK_EVERY``). A clock that does not move (a test's)
         ends it after ``DECIDER_SPIN_TURNS_MAX`` turns."""
         arrived, now, stopping = self.box.arrived, self.now, self._stopping
-        armed: ArmedLamp | None = None
-        if self.rehearse is not None and due_us - now() >= REHEARSE_LEFT_US:
+        armed = self._ahead  # armed in the wait already (``_armed_through``)
+        self._path = LampPath.LATE if self._waited else LampPath.SQUEEZED
+        if armed is not None:
+            self._path, due_us = LampPath.REFUSED, armed.at_us
+        elif self.rehearse is not None and due_us - now() >= REHEARSE_LEFT_US:
             with self.box.lock:
                 self.box.debouncer.next_due_us()
                 self.box.engine.next_deadline_us()
@@ -170,26 +203,49 @@ class Decider(threading.Thread):
                 armed = self.box.armed_lamp(due_us)  # its lamp, if nothing comes before the moment
                 if armed is not None:
                     due_us = armed.at_us  # the race's own moment, when a little later: no step before it
+            self._path = LampPath.UNARMED if armed is None else LampPath.REFUSED
         holding = self.box.sources_holding
         absorbed = False  # deliveries that cannot change the armed lamp were let wait for the step
         self._spun_to = due_us
         for turn in range(DECIDER_SPIN_TURNS_MAX):
             if arrived.is_set():
                 if armed is None or not self._beside(armed):
+                    self._path = LampPath.DISARMED if armed is not None else self._path
                     return True
                 absorbed = True
             if turn % DECIDER_SPIN_LOOK_EVERY == 0 and holding():
+                self._path = LampPath.HANDOVER
                 return arrived.wait(DECIDER_HANDOVER_S)  # the reader's turn: it wakes the thread when delivered
             if now() >= due_us or stopping.is_set():
                 break
         if (arrived.is_set() and (armed is None or not self._beside(armed))) or stopping.is_set():
+            self._path = LampPath.DISARMED if armed is not None else self._path
             return True
         if armed is not None and now() >= due_us:
             self._armed = armed  # lit by the step that follows, first (``decide``)
             return absorbed
         if holding():
+            self._path = LampPath.HANDOVER
             return arrived.wait(DECIDER_HANDOVER_S) or absorbed
         return arrived.is_set() or absorbed
+
+    def _armed_through(self, due_us: int) -> ArmedLamp | None:
+        """A delivery woke the wait for a decision's moment (``due_us``): the lamp that moment
+        lights, armed now if not yet (``Box.armed_lamp``, on the box as the last step left it),
+        if what came cannot change it (``_beside``): the wait goes on, the deliveries wait for
+        the step at the moment, and the spin starts armed. A runner-up's bounce near the
+        moment took a step of ~0.15 ms, which ran into the moment and left no time to arm
+        (a sixth of the benchmark's lamps, ~0.2 ms later). None: the step takes them now."""
+        armed = self._ahead
+        if armed is None:
+            if self.rehearse is None or due_us - self.now() < REHEARSE_LEFT_US:
+                return None
+            with self.box.lock:
+                armed = self.box.armed_lamp(due_us)
+            if armed is None:
+                return None
+        self._ahead = armed if self._beside(armed) else None
+        return self._ahead
 
     def _beside(self, armed: ArmedLamp) -> bool:
         """What was delivered during the spin cannot change the armed lamp (``Box.beside_armed``),
@@ -215,13 +271,14 @@ class Decider(threading.Thread):
         # that lit one): it runs at the first allocation after it
         collecting = gc.isenabled()
         gc.disable()
-        armed, self._armed = self._armed, None
+        armed, self._armed, self._ahead = self._armed, None, None
         with box.lock:
             t = self.now()
             fired = None
             # the armed lamp first, if the sources say nothing came that can change it, and no command waits
             if armed is not None and not self._commands and box.fire_armed(armed, t):
                 fired = t
+                self._path = LampPath.ARMED
             stirred = delivered or bool(self._commands) or (self._due is not None and t >= self._due)
             events: list[GameEvent] = []
             lit: int | None = None
@@ -254,7 +311,8 @@ class Decider(threading.Thread):
                 lit_from = t if fired is None else fired  # an armed lamp: from the moment it fired
                 self.detail.append({"woke_late_us": woke_late_us, "lock_wait_us": t - woke,
                                     "step_and_light_us": lit - lit_from, "guard_us": box.latency_guard_us,
-                                    "first_press": int(first is not None), "armed": int(fired is not None)})
+                                    "first_press": int(first is not None), "armed": int(fired is not None),
+                                    "path": int(self._path)})
             due = self._due = box.next_due_us()
             self._decision_due = box.next_decision_due_us() if due is not None else None
         box.flush_log()  # the lamp is lit: now the log may say what was decided

@@ -1014,9 +1014,10 @@ class Box(InputLayer):
         moment less its allowance (``fire_armed`` checks both then): found on copies of the
         busy inputs and the held ones, nothing changed. The deciding thread asks while it waits
         for a decision's moment (``Decider``): at the moment the lamp costs a question to each
-        source, not the step's ~0.1 ms. None: no such lamp, or the box is in a state left to
-        the step (paused, an input not taken yet, a source waited for by a stated delay,
-        asked, stalled or late, a notice due)."""
+        source, not the step's ~0.1 ms. What waits in the inbox is not in it: ``fire_armed``
+        lights it only if none of that can change it (``beside_armed``), which lets the thread
+        arm when a delivery wakes it. None: no such lamp, or the box is in a state left to the
+        step (paused, a source waited for by a stated delay, asked, stalled or late, a notice due)."""
         projected = self._armed_at(at_us)
         if isinstance(projected, int) and at_us < projected <= at_us + ARMED_LATER_US:
             projected = self._armed_at(projected)  # a press settled before its race's moment: lit at that
@@ -1026,7 +1027,7 @@ class Box(InputLayer):
         """``armed_lamp`` at ``at_us``; an int: no lamp then, but the moment the first held press's
         race would be decided (its stamp's tie window passed, the sources' allowance after it)."""
         until = self._armed_until(at_us)
-        if until is None or self.first_lamp is None or self.paused or self.host_paused or not self.drained():
+        if until is None or self.first_lamp is None or self.paused or self.host_paused:
             return None
         busy = self.debouncer.busy_copy()
         held = list(self._held)

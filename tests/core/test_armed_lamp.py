@@ -15,7 +15,7 @@ import pytest
 
 from controller.apps import benchkit as bk
 from controller.box import profile as profile_mod
-from controller.box.deciding import Decider
+from controller.box.deciding import Decider, LampPath
 from controller.box.press import Edge, Watermark
 from controller.box.runtime import Box
 from games import registry
@@ -55,28 +55,41 @@ def quiz_box(clock: Clock, players: int = 4) -> tuple[Box, Lamps]:
     return box, lamps
 
 
-def play(contests: list[bk.Contest], precision_us: int, armed: bool) -> tuple[Box, Lamps, int]:
+def play(contests: list[bk.Contest], precision_us: int, armed: bool) -> tuple[Box, Lamps, int, int]:
     """Each contest stepped as the deciding thread steps: at every edge and every moment due;
-    ``armed``: at a decision's moment the armed lamp first, as the spin lights it. Returns
-    the box, its lamps and how many were lit armed."""
+    ``armed``: at a decision's moment the armed lamp first, as the spin lights it, and the edges
+    that come before that moment wait in the inbox while they cannot change it (the thread's
+    wait goes on: ``Decider._armed_through``); one that can is stepped at once. Returns the
+    box, its lamps, how many were lit armed, and how many of those after edges waited beside them."""
     clock = Clock()
     box, lamps = quiz_box(clock)
-    fired = 0
+    fired = absorbed = 0
     start = 100_000
     for contest in contests:
         box.host("arm", start - 50_000)
         edges = [(start + t, s, level) for t, s, level in contest.edges]
         i, t = 0, edges[0][0]
         while t < edges[-1][0] + 40_000:
+            due = box.next_decision_due_us()  # the moment the thread waits for, as the last step left the box
+            lamp = None
+            if armed and box.drained() and due is not None and due == box.next_due_us():
+                lamp = box.armed_lamp(due)
+            if lamp is not None:
+                assert lamp[2] >= t
+                beside, took = True, 0
+                while beside and i < len(edges) and edges[i][0] <= lamp[2]:  # delivered while it waits
+                    t = edges[i][0]
+                    box.edge(Edge(edges[i][1], "bell", edges[i][2], t), precision_us)
+                    i, took = i + 1, took + 1
+                    beside = box.beside_armed(lamp)
+                if beside:  # nothing came that can change it: the lamp at its moment, the step after it
+                    t = clock.now_us = lamp[2]
+                    fired += box.fire_armed(lamp, t)
+                    absorbed += took > 0
             while i < len(edges) and edges[i][0] <= t:
                 box.edge(Edge(edges[i][1], "bell", edges[i][2], edges[i][0]), precision_us)
                 i += 1
             clock.now_us = t
-            if armed and box.drained() and (lamp := box.armed_lamp(t)) is not None:
-                assert lamp[2] >= t
-                if i == len(edges) or edges[i][0] > lamp[2]:  # nothing comes before its moment: the spin goes on
-                    t = clock.now_us = lamp[2]
-                    fired += box.fire_armed(lamp, t)
             box.first_lit = None
             box.held_records = []
             box.step(t)
@@ -89,18 +102,19 @@ def play(contests: list[bk.Contest], precision_us: int, armed: bool) -> tuple[Bo
             t = min(later) if later else t + 5_000
         box.host("correct", edges[-1][0] + 45_000)
         start = edges[-1][0] + 100_000
-    return box, lamps, fired
+    return box, lamps, fired, absorbed
 
 
 @pytest.mark.parametrize("precision_us", [1, bk.tie_wait_us(PROFILE)], ids=["a pin's 1 µs", "the header's tie window"])
 def test_armed_lamps_decide_as_the_steps_alone_do(precision_us: int) -> None:
     contests = bk.make_contests(random.Random(f"armed-{precision_us}"), 120, 4)
-    alone, alone_lamps, _none = play(contests, precision_us, armed=False)
-    box, lamps, fired = play(contests, precision_us, armed=True)
+    alone, alone_lamps, _none, _no = play(contests, precision_us, armed=False)
+    box, lamps, fired, absorbed = play(contests, precision_us, armed=True)
     assert [(e.kind, e.t_us, e.player) for e in box.event_log] == [(e.kind, e.t_us, e.player) for e in alone.event_log]
     assert [lit[:2] for lit in lamps.lit] == [lit[:2] for lit in alone_lamps.lit]  # the same winners lit
     assert box.first_press_misses == 0
     assert fired >= 100, fired  # (most races are lit armed: a contest's own edges come after its moment)
+    assert absorbed >= 40, absorbed  # (a runner-up's bounces before the moment wait beside the lamp)
     # an armed lamp goes on at the decision's moment: never later than the step alone lit it
     assert all(a[2] <= b[2] for a, b in zip(lamps.lit, alone_lamps.lit, strict=True))
 
@@ -235,3 +249,45 @@ def test_what_comes_after_the_armed_lamp_is_the_next_steps() -> None:
     clock.now_us += 50
     box.step(clock.now_us)
     assert box.drained()
+
+
+def waiting_race() -> tuple[Box, Lamps, Ticking, Decider, int]:
+    """Station 2 pressed at 10 ms; the deciding thread stepped at 10.6 ms and waits for the moment."""
+    clock = Ticking()
+    box, lamps = quiz_box(clock)
+    box.arrived = Spun()  # type: ignore[assignment]
+    box.host("arm", 1_000)
+    box.edge(Edge(2, "bell", 0, 10_000), 1)
+    decider = Decider(box, clock, lambda: None, after=lambda events, t, stirred=True: None, rehearse=lambda: None)
+    clock.now_us = 10_600
+    decider.decide(clock(), None)
+    due = box.next_decision_due_us()
+    assert due == 10_000 + 1_000 + LAG_US
+    return box, lamps, clock, decider, due
+
+
+def test_a_runner_ups_edge_in_the_wait_leaves_the_lamp_armed_for_its_moment() -> None:
+    """A delivery that wakes the wait for a decision's moment and cannot change its lamp is
+    left in the inbox: no step before the moment (one ran into it and left no time to arm),
+    the lamp armed then lit first, and the step at the moment takes the edge."""
+    box, lamps, clock, decider, due = waiting_race()
+    box.edge(Edge(1, "bell", 0, 10_700), 1)  # another station, after the race's moment
+    ahead = decider._armed_through(due)
+    assert ahead is not None and ahead[:2] == (2, "first") and not box.drained()
+    clock.now_us = due - 200
+    assert decider._spin_until(due) is False
+    decider.decide(clock(), 0, True)
+    assert lamps.lit[0][:2] == (2, "first") and decider.detail[-1]["path"] == LampPath.ARMED
+    assert box.drained() and box.first_press_misses == 0
+    assert [e.player for e in box.event_log if e.kind == "winner"] == [2]
+
+
+@pytest.mark.parametrize(("station", "t_us", "level"), [(2, 10_700, 1), (1, 9_990, 0)],
+                         ids=["the winner's own bounce", "another station before the winner"])
+def test_a_delivery_in_the_wait_that_can_change_the_lamp_is_stepped_at_once(station: int, t_us: int,
+                                                                            level: int) -> None:
+    box, lamps, clock, decider, due = waiting_race()
+    box.edge(Edge(station, "bell", level, t_us), 1)
+    assert decider._armed_through(due) is None and decider._ahead is None
+    decider.decide(clock(), None)
+    assert lamps.lit == [] and box.drained()  # the step took it: nobody is confirmed yet
