@@ -47,7 +47,7 @@ from controller.box.press import InputNotice, Press
 from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
 from controller.pack_store import Saved
 from controller.peer import PEER_WAIT_S, PeerLink, ViewedGame, add_peer_args, remove_private
-from controller.system import terminal
+from controller.system import signals, terminal
 from controller.web import WebError
 from games.base import Action, BuzzerBoxError, GameSettings, GameSpec
 from games.i18n import LANGUAGES, N_, PSEUDO, _, current_language, set_language
@@ -430,6 +430,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyboardInterrupt:
             return 0
         finally:
+            # it only closes now (the game's end came, or a stop): its starter's stop, sent as it is done with
+            # the game, may come during this close; ignored, the close goes on (every page told, its socket closed)
+            signals.ignored_to_the_end()
             phones.peer.finish()
             phones.server.stop()
             if args.private:  # play removes it too, unless it died first
