@@ -913,6 +913,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--lang", choices=(*LANGUAGES, PSEUDO), default="en", help="the box's language")
     p.add_argument("--log-level", type=int, default=logging.INFO, help="the command's logging level")
     terminal.whole_lines()  # its lines and the deciding process's share one stderr
+    signals.ended_at_once()  # only a view of the game: a stop ends it (started with them blocked)
     args = p.parse_args(argv)
     set_language(args.lang)
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(name)s %(levelname)s %(message)s")

@@ -119,6 +119,18 @@ def ignored_to_the_end() -> None:
         signal.signal(sig, signal.SIG_IGN)
 
 
+def ended_at_once() -> None:
+    """A process with nothing to save or say when stopped (a screen its deciding process started
+    again: the game is the deciding process's): the stopping signals end it on the spot. Its starter
+    started it with them blocked (``blocked_for_child``), and a process that installs no handlers
+    would keep them blocked for good: a ``kill``, or systemd stopping the kiosk, did nothing to it."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in STOPPING:
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
+
+
 def wake_on_signal(wake: Callable[[], None]) -> None:
     """``wake`` is called on a thread of its own after each stopping signal
     is recorded: a thread that waits for messages with no timeout (the
