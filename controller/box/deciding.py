@@ -187,7 +187,8 @@ class Decider(threading.Thread):
         """Spin to ``due_us`` (box time), the interpreter held (``DECIDER_WAKE_LEAD_US``);
         True if a delivery came first. A source holding an edge not handed over
         gets the interpreter instead: the thread waits for its delivery
-        (``DECIDER_SPIN_LOOK_EVERY``). A clock that does not move (a test's)
+        (``DECIDER_SPIN_LOOK_EVERY``), and spins on if it cannot change the armed
+        lamp (a runner-up's bounce). A clock that does not move (a test's)
         ends it after ``DECIDER_SPIN_TURNS_MAX`` turns."""
         arrived, now, stopping = self.box.arrived, self.now, self._stopping
         armed = self._ahead  # armed in the wait already (``_armed_through``)
@@ -214,8 +215,11 @@ class Decider(threading.Thread):
                     return True
                 absorbed = True
             if turn % DECIDER_SPIN_LOOK_EVERY == 0 and holding():
-                self._path = LampPath.HANDOVER
-                return arrived.wait(DECIDER_HANDOVER_S)  # the reader's turn: it wakes the thread when delivered
+                handed = arrived.wait(DECIDER_HANDOVER_S)  # the reader's turn: it wakes the thread when delivered
+                if not handed or armed is None or not self._beside(armed):
+                    self._path = LampPath.HANDOVER
+                    return handed
+                absorbed = True  # what it handed over cannot change the armed lamp: the spin goes on
             if now() >= due_us or stopping.is_set():
                 break
         if (arrived.is_set() and (armed is None or not self._beside(armed))) or stopping.is_set():

@@ -291,3 +291,34 @@ def test_a_delivery_in_the_wait_that_can_change_the_lamp_is_stepped_at_once(stat
     assert decider._armed_through(due) is None and decider._ahead is None
     decider.decide(clock(), None)
     assert lamps.lit == [] and box.drained()  # the step took it: nobody is confirmed yet
+
+
+class HandedOver(Spun):
+    """``box.arrived`` while a reader holds an edge: the spin's wait for it gets it delivered."""
+
+    def __init__(self, box: Box, edge: Edge) -> None:
+        self.box, self.edge, self.handed = box, edge, False
+
+    def wait(self, timeout: float) -> bool:
+        self.box.edge(self.edge, 1)
+        self.handed = True
+        return True
+
+
+@pytest.mark.parametrize(("edge", "armed"), [(Edge(1, "bell", 0, 10_700), True), (Edge(2, "bell", 1, 10_700), False)],
+                         ids=["a runner-up's edge", "the winner's own bounce"])
+def test_an_edge_a_reader_hands_over_during_the_spin_disarms_only_if_it_can_change_the_lamp(edge: Edge,
+                                                                                           armed: bool) -> None:
+    box, lamps, clock, decider, due = waiting_race()
+    arrived = HandedOver(box, edge)
+    box.arrived = arrived  # type: ignore[assignment]
+    box.sources_holding = lambda: not arrived.handed  # type: ignore[method-assign]
+    clock.now_us = due - 200
+    assert decider._spin_until(due) is True  # something was delivered: the step takes it
+    decider.decide(clock(), 0, True)
+    assert arrived.handed and box.drained() and box.first_press_misses == 0
+    if armed:  # the spin went on to the moment, armed, and lit it first
+        assert lamps.lit[0][:2] == (2, "first") and lamps.lit[0][2] >= due
+        assert decider.detail[-1]["path"] == LampPath.ARMED
+    else:  # the winner's line opened again: nothing is confirmed, nothing lit
+        assert lamps.lit == []
