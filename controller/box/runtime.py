@@ -1083,6 +1083,11 @@ class Box(InputLayer):
         self.looked_only = True  # the step takes what was looked at, as a step at this moment would
         return True
 
+    def may_stay_armed(self) -> bool:
+        """Everything waiting in the inbox is an edge or a watermark, the only kinds that can
+        leave an armed lamp standing (``beside_armed``): worth arming for before a step."""
+        return all(kind in ("edge", "watermark") for kind, _item, _precision, _slack in self.waiting())
+
     def beside_armed(self, armed: ArmedLamp) -> bool:
         """Whatever was delivered since ``armed_lamp`` cannot change its lamp: only edges of other
         stations stamped after the race's moment, and watermarks (a press there would be

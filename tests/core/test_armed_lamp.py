@@ -315,6 +315,8 @@ def test_an_edge_a_reader_hands_over_during_the_spin_disarms_only_if_it_can_chan
     box.sources_holding = lambda: not arrived.handed  # type: ignore[method-assign]
     clock.now_us = due - 200
     assert decider._spin_until(due) is True  # something was delivered: the step takes it
+    assert (decider._armed is not None) is armed  # the bounce: the spin ended at the handover, disarmed
+    assert (decider._path == LampPath.HANDOVER) is not armed
     decider.decide(clock(), 0, True)
     assert arrived.handed and box.drained() and box.first_press_misses == 0
     if armed:  # the spin went on to the moment, armed, and lit it first

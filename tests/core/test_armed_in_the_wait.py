@@ -1,0 +1,146 @@
+"""The deciding thread's own loop (``Decider.run``) while it waits for a decision's moment,
+in virtual time: deliveries that cannot change the lamp the moment lights wait in the inbox
+(no step before the moment, the lamp armed and lit first); one that can (the winner's own
+bounce, a phone's move) and a host's key are taken at once; nothing armed for one race
+survives into the next."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.box.deciding import Decider, LampPath
+from controller.box.press import Edge
+from controller.box.runtime import Box
+from games.base import Action, GameEvent
+from tests.core.test_armed_lamp import LAG_US, Lamps, Ticking, quiz_box
+
+#: a race's decision: station 2 pressed at 10 ms, confirmed by the glitch filter 1 ms later, the allowance after it
+MOMENT = 10_000 + 1_000 + LAG_US
+
+Deliver = Callable[["Played"], None]
+
+
+class Scripted:
+    """``box.arrived`` in virtual time: a wait lets time pass to its end, or to the next scripted
+    delivery (which it makes); once the script is done and ``end_us`` passed, the thread stops."""
+
+    def __init__(self, clock: Ticking, end_us: int) -> None:
+        self.clock, self.end_us = clock, end_us
+        self.script: list[tuple[int, Callable[[], None]]] = []
+        self.flag = False
+        self.decider: Decider | None = None
+        self.waits = 0
+
+    def is_set(self) -> bool:
+        return self.flag
+
+    def set(self) -> None:
+        self.flag = True
+
+    def clear(self) -> None:
+        self.flag = False
+
+    def wait(self, timeout: float) -> bool:
+        assert self.decider is not None
+        self.waits += 1
+        if self.waits > 20_000:  # a loop in which no time passes: stop it, and say so
+            self.decider._stopping.set()
+            raise AssertionError(f"the deciding thread waits at {self.clock.now_us} µs and lets no time pass")
+        if not self.flag:
+            deadline = self.clock.now_us + round(timeout * 1e6)
+            if self.script and self.script[0][0] <= deadline:
+                t, deliver = self.script.pop(0)
+                self.clock.now_us = max(self.clock.now_us, t)
+                deliver()
+            else:
+                self.clock.now_us = max(self.clock.now_us, deadline)
+                if not self.script and self.clock.now_us >= self.end_us:
+                    self.decider._stopping.set()
+                    self.flag = True
+        return self.flag
+
+
+class Played:
+    """A quiz box played by its deciding thread's own loop over a script of deliveries."""
+
+    def __init__(self, end_us: int = 40_000) -> None:
+        self.clock = Ticking()
+        self.box: Box
+        self.lamps: Lamps
+        self.box, self.lamps = quiz_box(self.clock)
+        self.box.host("arm", 1_000)
+        self.steps: list[int] = []
+        step = self.box.step
+        self.box.step = lambda t: (self.steps.append(t), step(t))[1]  # type: ignore[method-assign]
+        self.arrived = Scripted(self.clock, end_us)
+        self.box.arrived = self.arrived  # type: ignore[assignment]
+        self.decider = Decider(self.box, self.clock, lambda: None, after=lambda events, t, stirred=True: None,
+                               rehearse=lambda: None)
+        self.arrived.decider = self.decider
+        self.ran: list[int] = []  # when each host key ran
+
+    def edge(self, t_us: int, station: int, level: int) -> tuple[int, Callable[[], None]]:
+        return t_us, lambda: self.box.edge(Edge(station, "bell", level, t_us), 1)
+
+    def host_key(self, t_us: int) -> tuple[int, Callable[[], None]]:
+        def command() -> list[GameEvent]:
+            self.ran.append(self.clock.now_us)
+            return self.box.host_button("blank", self.clock.now_us)
+        return t_us, lambda: self.decider.submit(command)
+
+    def move(self, t_us: int, player: int) -> tuple[int, Callable[[], None]]:
+        def deliver() -> None:
+            self.box.deliver_action(Action("buzz", t_us, player))
+            self.box.arrived.set()
+        return t_us, deliver
+
+    def play(self, *script: tuple[int, Callable[[], None]]) -> Played:
+        self.arrived.script = sorted(script, key=lambda s: s[0])
+        self.decider.run()
+        assert self.decider.error is None, self.decider.error
+        assert self.box.first_press_misses == 0
+        return self
+
+    def winners(self) -> list[int]:
+        return [e.player for e in self.box.event_log if e.kind == "winner"]
+
+    def paths(self) -> list[Any]:
+        return [d["path"] for d in self.decider.detail if d["first_press"]]
+
+
+def test_a_runner_ups_bounces_wait_beside_the_armed_lamp_and_no_step_runs_before_the_moment() -> None:
+    game = Played()
+    game.play(game.edge(10_000, 2, 0), game.edge(10_400, 1, 0), game.edge(10_450, 1, 1), game.edge(10_480, 1, 0))
+    assert game.lamps.lit[0][:2] == (2, "first") and MOMENT <= game.lamps.lit[0][2] <= MOMENT + 40
+    assert [t for t in game.steps if 10_400 <= t < MOMENT] == []  # the bounces waited for the moment's step
+    assert game.paths() == [LampPath.ARMED] and game.winners() == [2] and game.box.drained()
+
+
+def test_the_winners_own_bounce_in_the_wait_is_stepped_at_once() -> None:
+    game = Played()
+    game.play(game.edge(10_000, 2, 0), game.edge(10_400, 2, 1), game.edge(10_420, 2, 0))
+    assert [t for t in game.steps if 10_400 <= t <= 10_500]  # its line opened again: the moment moved
+    assert game.lamps.lit[0][:2] == (2, "first") and game.lamps.lit[0][2] >= 10_420 + 1_000 + LAG_US
+    assert game.winners() == [2]
+
+
+def test_a_host_key_in_the_wait_runs_at_once_even_with_bounces_waiting_beside_the_lamp() -> None:
+    game = Played()
+    game.play(game.edge(10_000, 2, 0), game.edge(10_400, 1, 0), game.edge(10_450, 1, 1), game.host_key(10_500))
+    assert game.ran and game.ran[0] <= 10_600
+    assert game.box.host_paused and game.lamps.lit == []  # paused before the moment: nobody lit
+
+
+def test_a_phones_move_in_the_wait_is_stepped_at_once() -> None:
+    game = Played()
+    game.play(game.edge(10_000, 2, 0), game.move(10_300, 1))
+    assert [t for t in game.steps if 10_300 <= t <= 10_400]
+    assert game.winners() == [2]  # stamped after station 2's press
+
+
+def test_nothing_armed_for_one_race_is_lit_in_the_next() -> None:
+    game = Played(end_us=60_000)
+    game.play(game.edge(10_000, 2, 0), game.edge(10_400, 1, 0), game.edge(10_450, 1, 1), game.edge(10_480, 1, 0),
+              game.edge(30_000, 2, 1), game.edge(30_200, 1, 1))
+    assert game.winners() == [2] and [lit[:2] for lit in game.lamps.lit] == [(2, "first")]
