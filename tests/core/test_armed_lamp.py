@@ -181,8 +181,8 @@ class Ticking(Clock):
         return self.now_us
 
 
-def spun_race() -> tuple[Box, Lamps, Ticking, Decider, int]:
-    """Station 2 pressed at 10 ms; the deciding thread spun to its decision's moment, armed."""
+def waiting_race() -> tuple[Box, Lamps, Ticking, Decider, int]:
+    """Station 2 pressed at 10 ms; the deciding thread stepped at 10.6 ms and waits for the moment."""
     clock = Ticking()
     box, lamps = quiz_box(clock)
     box.arrived = Spun()  # type: ignore[assignment]
@@ -193,6 +193,12 @@ def spun_race() -> tuple[Box, Lamps, Ticking, Decider, int]:
     decider.decide(clock(), None)
     due = box.next_decision_due_us()
     assert due == 10_000 + 1_000 + LAG_US
+    return box, lamps, clock, decider, due
+
+
+def spun_race() -> tuple[Box, Lamps, Ticking, Decider, int]:
+    """Station 2 pressed at 10 ms; the deciding thread spun to its decision's moment, armed."""
+    box, lamps, clock, decider, due = waiting_race()
     clock.now_us = due - 200  # the timed wait ended before the moment: the spin
     assert decider._spin_until(due) is False
     assert lamps.lit == []  # armed: the step lights it, first
@@ -249,21 +255,6 @@ def test_what_comes_after_the_armed_lamp_is_the_next_steps() -> None:
     clock.now_us += 50
     box.step(clock.now_us)
     assert box.drained()
-
-
-def waiting_race() -> tuple[Box, Lamps, Ticking, Decider, int]:
-    """Station 2 pressed at 10 ms; the deciding thread stepped at 10.6 ms and waits for the moment."""
-    clock = Ticking()
-    box, lamps = quiz_box(clock)
-    box.arrived = Spun()  # type: ignore[assignment]
-    box.host("arm", 1_000)
-    box.edge(Edge(2, "bell", 0, 10_000), 1)
-    decider = Decider(box, clock, lambda: None, after=lambda events, t, stirred=True: None, rehearse=lambda: None)
-    clock.now_us = 10_600
-    decider.decide(clock(), None)
-    due = box.next_decision_due_us()
-    assert due == 10_000 + 1_000 + LAG_US
-    return box, lamps, clock, decider, due
 
 
 def test_a_runner_ups_edge_in_the_wait_leaves_the_lamp_armed_for_its_moment() -> None:
