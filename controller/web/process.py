@@ -73,6 +73,8 @@ PHONES_RESTARTED = N_("the phones' server stopped (it exited {code}): started ag
 #: its starter could not read its answer (another install's server, or something else wrote on its stdout)
 GARBLED = N_("the phones' server answered its start with something that is no answer of this install: check "
              "that `buzzerbox` and the box's files come from one install, then start the command again")
+#: the signal its starter sends a phones' server once the game's deciding process has exited (``PhonesProcess.stop``)
+FINISH = signal.SIGUSR1
 #: what a phones' server answers that was not handed the game it serves on its stdin
 NOT_HANDED = N_("the phones' server was not handed the game to serve: start the command again")
 
@@ -414,6 +416,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         phones = Phones(args, serving)
         for number in (signal.SIGTERM, signal.SIGHUP):  # as Ctrl+C: the server stopped, the phones told
             signal.signal(number, signal.default_int_handler)
+        # its starter is done with the game (``PhonesProcess.stop``): what its deciding process still sends, then
+        # the end; no more waiting for one to listen (a game stopped as it began closed before this connected)
+        signal.signal(FINISH, lambda _number, _frame: phones.peer.finish())
         try:
             phones.server.start()
         except WebError as exc:
@@ -593,8 +598,10 @@ class PhonesProcess:
             process.stdout.close()
 
     def stop(self, wait_s: float = END_WAIT_S) -> None:
-        """After the game: it ends by itself once the game's end came (waited for ``wait_s``);
-        asked (SIGTERM), then killed, if not. It is not started again from now on."""
+        """After the game (its deciding process has exited): it ends by itself once the game's end
+        came, or at once if none will (told so: ``FINISH``; a game stopped as it began closed before
+        the server connected, and ``play`` waited 10 s for it), waited for ``wait_s``; asked
+        (SIGTERM), then killed, if not. It is not started again from now on."""
         with self._lock:
             self._stopping = True
             process, launching = self.process, self._launching
@@ -602,6 +609,8 @@ class PhonesProcess:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(launching.pid, signal.SIGKILL)
         if process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, FINISH)  # (it answered Listening: its handler is in)
             try:
                 process.wait(wait_s)
             except subprocess.TimeoutExpired:
