@@ -107,15 +107,16 @@ def handled(*, raising: bool = True) -> Iterator[None]:
         restore(previous)
 
 
-def ignored_to_the_end() -> None:
-    """This process's outcome is decided and it only closes and exits now: the stopping signals are
-    ignored from here on (main thread only). Python puts the handlers it installed back to the default
-    as it finalizes, so a stop that came then (its starter, done with it, says stop as it exits) would
-    end it by the signal, and the exit status that says its outcome would be lost; a handler that
-    raises (the phones' server's) would cut its close short. Ignored, the status and the close stay."""
+def ignored_to_the_end(*others: signal.Signals) -> None:
+    """This process's outcome is decided and it only closes and exits now: the stopping signals (and
+    ``others`` it handles, whose default also ends a process) are ignored from here on (main thread
+    only). Python puts the handlers it installed back to the default as it finalizes, so a stop that
+    came then (its starter, done with it, says stop as it exits) would end it by the signal, and the
+    exit status that says its outcome would be lost; a handler that raises (the phones' server's)
+    would cut its close short. Ignored, the status and the close stay."""
     if threading.current_thread() is not threading.main_thread():
         return
-    for sig in STOPPING:
+    for sig in (*STOPPING, *others):
         signal.signal(sig, signal.SIG_IGN)
 
 

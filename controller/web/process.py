@@ -437,8 +437,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             # it only closes now (the game's end came, or a stop): its starter's stop, sent as it is done with
             # the game, may come during this close; ignored, the close goes on (every page told, its socket closed)
-            signals.ignored_to_the_end()
-            signal.signal(FINISH, signal.SIG_IGN)  # (as Python finalizes, its default would end it by the signal)
+            signals.ignored_to_the_end(FINISH)
             phones.peer.finish()
             phones.server.stop()
             if args.private:  # play removes it too, unless it died first
