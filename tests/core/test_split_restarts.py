@@ -24,6 +24,7 @@ from controller import channel
 from controller import protocol as p
 from controller.box.press import Edge
 from controller.screen import viewer
+from controller.screen.deciding_start import spawn_deciding
 from controller.screen.loop import Presenter
 from games.i18n import _
 from tests.core.test_split import DEADLINE_S, arm_and_win, has_winner, until, wait_gone
@@ -107,6 +108,10 @@ def frame_line(presenter: Presenter, shown: p.View) -> str | None:
     return (presenter.results if shown.finished else presenter.scene).message
 
 
+#: a deciding process as it is before its first import: given its channel, it does nothing yet
+NEVER_STARTS = [sys.executable, "-c", "import time; time.sleep(3600)"]
+
+
 def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The first deciding process is killed mid-game (late), the next two as
@@ -118,16 +123,27 @@ def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
     seen: list[tuple[str, Any]] = []  # what the screen did, in order: ("start", n), ("view", v), ("frame", message)
     update = viewer.DecidingLink.update
 
-    def early(process: subprocess.Popen[bytes]) -> None:
-        seen.append(("start", len(started)))
-        if len(started) in (2, 3):  # early: dead before it could read the journal, let alone show it
+    start_decider = viewer.start_decider
+
+    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        """The second and third die early: started as a process that never gets as far as
+        reading the journal, and killed at once. (A real deciding process killed right after
+        its start got as far as listening on a loaded runner: it is lifted to real-time
+        priority at once, and ran its imports while this thread waited for a core.)"""
+        if len(started) in (1, 2):
+            process, sock = spawn_deciding([], program=NEVER_STARTS)
             os.kill(process.pid, signal.SIGKILL)
+        else:
+            process, sock = start_decider(game, resume)
+        started.append(process)
+        seen.append(("start", len(started)))
+        return process, sock
 
     def viewed(self: viewer.DecidingLink, view: p.View) -> None:
         update(self, view)
         seen.append(("view", view.version))
 
-    record_starts(monkeypatch, started, early)
+    monkeypatch.setattr(viewer, "start_decider", starting)
     monkeypatch.setattr(viewer.DecidingLink, "update", viewed)
     after_each_frame(monkeypatch, lambda presenter, shown: seen.append(("frame", frame_line(presenter, shown))))
 
