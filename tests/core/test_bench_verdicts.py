@@ -126,3 +126,11 @@ def test_rounds_are_added_until_every_design_has_the_timed_contests_asked(monkey
                                          wanted=40)
     assert played.count("shipped") == 4 and played.count("fixed-delay") == 4  # twice the rounds, no more
     assert realtime.short_of(games, 40) == ["fixed-delay"]
+
+
+def test_the_tail_line_reads_the_worst_tenth_not_one_contest() -> None:
+    """300 contests: the p99 is the 3rd-4th worst alone; the worst tenth's mean moves less with one outlier."""
+    values = [150] * 270 + [400] * 29 + [900]
+    assert realtime.worst_tenth_mean(values) == round((400 * 29 + 900) / 30)
+    assert realtime.worst_tenth_mean([700, 100, 300]) == 700  # fewer than ten: the worst one
+    assert realtime.worst_tenth_mean([]) is None
