@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,27 @@ def records(journal: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in journal.read_text().splitlines() if x.endswith("}")]
 
 
+class Started(list[subprocess.Popen[bytes]]):
+    """The deciding processes ``play`` started, in order, as its thread appends them. The host's
+    thread may see one (listening, showing the game) before that thread, descheduled after the
+    start on a loaded runner, appended it: ``nth`` waits for the append."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._appended = threading.Condition()
+
+    def append(self, process: subprocess.Popen[bytes]) -> None:
+        with self._appended:
+            super().append(process)
+            self._appended.notify_all()
+
+    def nth(self, n: int) -> subprocess.Popen[bytes]:
+        """The ``n``-th started (from 0), once ``play`` has appended it."""
+        with self._appended:
+            assert self._appended.wait_for(lambda: len(self) > n, DEADLINE_S), f"no deciding process #{n} started"
+            return self[n]
+
+
 def kill(started: list[subprocess.Popen[bytes]]) -> Callable[[], None]:
     """What a failing host does: every deciding process killed, so that ``play`` ends too."""
     def killed() -> None:
@@ -64,7 +86,7 @@ def kill(started: list[subprocess.Popen[bytes]]) -> Callable[[], None]:
     return killed
 
 
-def record_starts(monkeypatch: pytest.MonkeyPatch, started: list[subprocess.Popen[bytes]],
+def record_starts(monkeypatch: pytest.MonkeyPatch, started: Started,
                   then: Callable[[subprocess.Popen[bytes]], None] = lambda _process: None) -> None:
     """Each deciding process ``play`` starts appended to ``started``; ``then`` is told of it."""
     start_decider = viewer.start_decider
@@ -89,16 +111,17 @@ def after_each_frame(monkeypatch: pytest.MonkeyPatch, then: Callable[[Presenter,
     monkeypatch.setattr(Presenter, "draw_view", drawn)
 
 
-def won_then_killed(views_at: Path, journal: Path, started: list[subprocess.Popen[bytes]], gone: bool) -> None:
+def won_then_killed(views_at: Path, journal: Path, started: Started, gone: bool) -> None:
     """Through the viewer socket, the game armed and won; then the first deciding process
     killed (-9) mid-game, the winner lit (``gone``: and waited for until it is gone, so that
     its socket takes no connect more)."""
     sock = connect_when_listening(str(views_at), DEADLINE_S)
     try:
         arm_and_win(sock, journal)
-        os.kill(started[0].pid, signal.SIGKILL)
+        first = started.nth(0)
+        os.kill(first.pid, signal.SIGKILL)
         if gone:
-            wait_gone([started[0].pid])
+            wait_gone([first.pid])
     finally:
         sock.close()
 
@@ -119,7 +142,7 @@ def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
     it showed the game (late again); the fifth carries on and the host stops
     the game: exit 0, the winner kept, one ``end``."""
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started: list[subprocess.Popen[bytes]] = []
+    started = Started()
     seen: list[tuple[str, Any]] = []  # what the screen did, in order: ("start", n), ("view", v), ("frame", message)
     update = viewer.DecidingLink.update
 
@@ -155,9 +178,10 @@ def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
                 resumed = until(sock, lambda m: isinstance(m, p.View))
                 assert has_winner(resumed), resumed  # the game came back from the journal
                 if late:
-                    assert len(started) == 4
-                    os.kill(started[3].pid, signal.SIGKILL)
-                    wait_gone([started[3].pid])
+                    fourth = started.nth(3)
+                    assert len(started) == 4  # the second and third showed nothing
+                    os.kill(fourth.pid, signal.SIGKILL)
+                    wait_gone([fourth.pid])
                     continue
                 channel.send(sock, p.Stop("menu"))
                 until(sock, lambda m: isinstance(m, p.Ended))
@@ -230,7 +254,7 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     from tests.core.test_split import press
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started: list[subprocess.Popen[bytes]] = []
+    started = Started()
     messages: list[str | None] = []
     record_starts(monkeypatch, started)
     after_each_frame(monkeypatch, lambda presenter, shown: messages.append(frame_line(presenter, shown)))
@@ -241,7 +265,7 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
         try:
             until(sock, lambda m: isinstance(m, p.View))
             size = journal.stat().st_size
-            resource.prlimit(started[0].pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+            resource.prlimit(started.nth(0).pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
             channel.send(sock, p.HostKey("arm", 0))
             until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
             press(sock, 1)
@@ -332,7 +356,7 @@ def test_one_started_again_that_breaks_before_it_shows_the_game_is_tried_again(
 
     monkeypatch.setattr(viewer, "RESTART_WAIT_S", 0.0)
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started: list[subprocess.Popen[bytes]] = []
+    started = Started()
     locks: list[int] = []
     start_decider = viewer.start_decider
 
@@ -394,7 +418,7 @@ def test_killed_again_and_again_the_game_stops_with_its_journal_kept(
     waits: list[float] = []
     monkeypatch.setattr(viewer, "backing_off", waits.append)  # what it would wait, without waiting
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started: list[subprocess.Popen[bytes]] = []
+    started = Started()
 
     def at_once(process: subprocess.Popen[bytes]) -> None:
         if len(started) > 1:
@@ -462,7 +486,7 @@ def test_a_sigterm_as_the_screen_says_it_restarts_still_closes_the_game(
     is started and closes the game (the journal's ``end``, the press kept),
     not left open with the command gone."""
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started: list[subprocess.Popen[bytes]] = []
+    started = Started()
     sent: list[bool] = []
 
     def stop_while_restarting(presenter: Presenter, _shown: p.View) -> None:
