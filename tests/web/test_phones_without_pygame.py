@@ -2,7 +2,9 @@
 (its import took ~0.2 s and ~20 MB): it words each player's cell as the
 game's scene does on the HDMI screen ("RIGHT" between the quiz's questions,
 a reaction time) with the game's own wording (``GameSpec.strip_wording``),
-which the scene calls too, never with the scene, which draws with pygame."""
+which the scene calls too, never with the scene, which draws with pygame
+(that every game's scene words its strip as its spec does is a requirement
+of ``controller/apps/game_check.py``: ``strip_wording``)."""
 
 from __future__ import annotations
 
@@ -11,11 +13,8 @@ import subprocess
 import sys
 from typing import Any
 
-import pytest
-
 from games import registry, scenes
 from games.toolkit.strip_words import status_label
-from tests.phases import configurations, phase_frames
 from tests.processes import HANG_S
 
 #: a quiz's question judged right for seat 1, then the evening's next game, a reaction round's result
@@ -75,15 +74,3 @@ def test_the_phones_server_words_the_strip_as_the_screen_does_and_loads_no_pygam
     assert got["labels"] == [["", "RIGHT", ""], ["231.5 ms", "", "EARLY"]]  # worded, not the raw statuses
     assert got["pygame"] is False
 
-
-@pytest.mark.parametrize(("game", "players", "options"), configurations(),
-                         ids=[f"{g}-{n}" + "".join(f"-{v}" for _k, v in o) for g, n, o in configurations()])
-def test_every_registered_game_words_its_strip_for_the_pages_as_its_scene_does(
-        game: str, players: int, options: tuple[tuple[str, object], ...]) -> None:
-    """Each phase of each registered game as its bots reach it: the game's own wording (what the phones'
-    server words the pages with) is its scene's, cell for cell, so a game whose scene words a cell on
-    the HDMI screen alone would show here."""
-    spec, scene = registry.get(game), scenes.scene_for(game)
-    for frame in phase_frames(game, players, options):
-        strip = list(frame.strip)
-        assert spec.adjust_strip(frame.view, strip) == scene.adjust_strip(frame.view, strip), frame.name
