@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 GAME ?= quiz
 #: the game contract and every engine: typed strictly
-STRICT := games/base.py games/panels.py games/arbitration.py games/humans.py games/i18n.py games/files.py games/rules_version.py $(wildcard games/*/engine.py) games/quiz/core.py $(wildcard games/quiz/modes/*.py)
+STRICT := games/base.py games/panels.py games/arbitration.py games/humans.py games/i18n.py games/files.py games/rules_version.py $(wildcard games/*/engine.py) $(wildcard games/*/strip.py) games/quiz/core.py $(wildcard games/quiz/modes/*.py)
 
 .PHONY: demo test lint setup clean i18n
 

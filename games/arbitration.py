@@ -316,3 +316,14 @@ def format_ms(us: int, digits: int = 0) -> str:
     (a median, the fastest) as the screen and the results show it, whole
     milliseconds unless asked (a person compares reactions, not microseconds)."""
     return _("{n} ms").format(n=format_number(us / 1000, digits))
+
+
+def fmt_ms(us: int | None, digits: int = 0) -> str:
+    """Reaction times and countdowns as the screen's scenes and the strip's
+    cells say them: '231 ms' (``format_ms``), whole seconds from 10 s
+    ('12 s'), '–' for none."""
+    if us is None:
+        return "–"
+    if us >= 10_000_000:
+        return _("{n} s").format(n=format_number(us / 1_000_000))
+    return format_ms(us, digits)

@@ -607,6 +607,13 @@ class LampContest:
 #: a game's contest for the first lamp from its public view (None: no contest now)
 LampContestRule = Callable[[Mapping[str, Any]], "LampContest | None"]
 
+#: a game's public view as a scene and the pages read it (``public_view()``, frozen on the screen)
+View = Mapping[str, Any]
+#: the box's station strip (``Box.strip()``): one cell per station, its ``name``, ``status``, ``pressed`` ...
+Strip = Sequence[Mapping[str, Any]]
+#: how a game words the strip's cells from its public view (``GameSpec.strip_wording``)
+StripWords = Callable[[View, Strip], Strip]
+
 
 @dataclass(frozen=True)
 class ClipCues:
@@ -724,6 +731,11 @@ class GameSpec:
     status_lights: Mapping[str, LightMode] = field(default_factory=dict)
     #: this game's own statuses -> what the strip cell says (default: the status in capitals)
     status_labels: Mapping[str, str] = field(default_factory=dict)
+    #: the strip as this game words it (a cell's own ``label``: a reaction time, "RIGHT", a place in
+    #: line; a status renamed): its scene's ``adjust_strip`` calls it for the HDMI screen, and the
+    #: phones' server words the pages with it (``adjust_strip`` below) without importing the scene,
+    #: so without pygame. It imports no pygame itself (``games/<game>/strip.py``). None: as is
+    strip_wording: StripWords | None = None
     #: the players' secret hands / words are on phones (the companion pages);
     #: ``no_phones_with`` lists option values under which the game plays without
     needs_phones: bool = False
@@ -785,6 +797,12 @@ class GameSpec:
 
     def sound_for(self, event_kind: str) -> SoundName | None:
         return self.event_sounds.get(event_kind) or COMMON_EVENT_SOUNDS.get(event_kind)
+
+    def adjust_strip(self, view: View, strip: Strip) -> Strip:
+        """The strip as this game's scene draws it on the HDMI screen (``strip_wording``; the strip
+        itself without one): the spec stands in for the scene where none is drawn (a
+        ``controller.box.views.StripWording``)."""
+        return strip if self.strip_wording is None else self.strip_wording(view, strip)
 
     def status_light(self, status: str) -> LightMode:
         return self.status_lights.get(status) or COMMON_STATUS_LIGHTS.get(status, "off")

@@ -18,7 +18,7 @@ from typing import Any
 
 from controller.box.runtime import Box
 from controller.box.simulate import Session
-from controller.box.views import PHASE_WORDS
+from controller.box.views import PHASE_WORDS, StripWording
 from games import registry
 from games.base import COMMON_STATUS_LIGHTS, Action, GameSettings, GameSpec, OptionError, RuleError
 from games.i18n import LANGUAGES, known
@@ -27,8 +27,8 @@ from games.scenes import scene_for
 #: how long a bot game may take (virtual time) before "it never ends" is said
 LIMIT_US = 3_600_000_000
 #: every requirement a game must meet, in the words CONTRIBUTING.md lists them
-REQUIREMENTS = ("SPEC", "scene", "summary", "options", "new_bots", "phase_labels", "status_labels", "refusals",
-                "translated", "scenarios")
+REQUIREMENTS = ("SPEC", "scene", "summary", "options", "new_bots", "phase_labels", "status_labels", "strip_wording",
+                "refusals", "translated", "scenarios")
 #: an option name no game declares: the engine must refuse it
 UNKNOWN_OPTION = "no_such_option"
 #: a move no game knows, offered by the host and a player: the engine must refuse it with a message id
@@ -48,8 +48,9 @@ def problems(name: str, seed: int = 3) -> list[str]:
     if not isinstance(spec, GameSpec):
         return [f"{name}: SPEC: its package's SPEC is a {type(spec).__name__}, not a GameSpec"]
     found: list[str] = []
+    scene: StripWording | None = None
     try:
-        scene_for(name)
+        scene = scene_for(name)
     except Exception as exc:  # noqa: BLE001 (any way a scene fails to load is said, not raised)
         found.append(f"{name}: scene: GameSpec.scene must name the scene class as 'package.module:Class' ({exc})")
     if not spec.summary.strip():
@@ -61,7 +62,7 @@ def problems(name: str, seed: int = 3) -> list[str]:
                      f"(GameSpec.options), which refuses one it does not know ({UNKNOWN_OPTION!r} was taken)")
     except OptionError:
         pass
-    phases, statuses, finished, refusals = _played(spec, seed)
+    phases, statuses, finished, refusals, unworded = _played(spec, seed, scene)
     if not finished:
         found.append(f"{name}: new_bots: the bots (GameSpec.new_bots, new_host) must play a game to its end "
                      f"within {LIMIT_US // 60_000_000} minutes of game time (simulate, the demo and the tests need it)")
@@ -74,6 +75,11 @@ def problems(name: str, seed: int = 3) -> list[str]:
     if undeclared:
         found.append(f"{name}: status_labels: the strip and the lights must know every status the game shows; "
                      f"declare {', '.join(map(repr, undeclared))} in GameSpec.status_labels or status_lights")
+    if unworded:
+        found.append(f"{name}: strip_wording: the phones' pages word each player's cell as the scene does on the "
+                     f"HDMI screen, and in the phase {unworded[0]!r} they differ: word the cells in a module of the "
+                     "game's without pygame (games/<game>/strip.py), name it in GameSpec.strip_wording and call it "
+                     "from the scene's adjust_strip")
     marked = marked_texts(registry.package_of(name))
     english = sorted({str(exc) for exc in refusals if not is_message_id(exc, marked)})
     if english:
@@ -105,12 +111,16 @@ def scenario_files() -> list[tuple[str, Path]] | None:
     return found
 
 
-def _played(spec: GameSpec, seed: int) -> tuple[set[str], set[str], bool, list[RuleError]]:
-    """The phases and statuses one bot game shows, whether it ended, and the
-    refusals of an unknown move offered along its first steps."""
+def _played(spec: GameSpec, seed: int,
+            scene: StripWording | None = None) -> tuple[set[str], set[str], bool, list[RuleError], list[str]]:
+    """The phases and statuses one bot game shows, whether it ended, the
+    refusals of an unknown move offered along its first steps, and the first
+    phase in which ``scene`` words the strip otherwise than the spec (the
+    phones' pages) does, if any."""
     phases: set[str] = set()
     statuses: set[str] = set()
     refusals: list[RuleError] = []
+    unworded: list[str] = []
     settings = spec.settings(max(spec.min_players, min(4, spec.max_players)), seed, **spec.demo_options)
     box = Box(spec, settings)
     session = Session(box, spec.new_bots(settings), spec.new_host(settings), seed)
@@ -118,6 +128,10 @@ def _played(spec: GameSpec, seed: int) -> tuple[set[str], set[str], bool, list[R
     def seen(view: dict[str, Any]) -> None:
         phases.add(str(view.get("phase", "")))
         statuses.update(str(s) for s in view.get("status", ()))
+        if scene is not None and not unworded:
+            strip = box.strip()
+            if scene.adjust_strip(view, strip) != spec.adjust_strip(view, strip):
+                unworded.append(str(view.get("phase", "")))
         if len(refusals) < 2 * PROBED_STEPS:
             for player in (None, 0):
                 try:  # on a copy: the game goes on as if nobody had asked
@@ -129,7 +143,7 @@ def _played(spec: GameSpec, seed: int) -> tuple[set[str], set[str], bool, list[R
     box.on_events.append(lambda events: seen(box.engine.public_view()))
     session.run_virtual(LIMIT_US)
     phases.discard("")
-    return phases, statuses, box.engine.finished, refusals
+    return phases, statuses, box.engine.finished, refusals, unworded
 
 
 def marked_texts(package: str) -> set[str]:

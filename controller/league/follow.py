@@ -140,23 +140,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 def board_wording(match: Match | None) -> Callable[[p.View], str]:
     """A view's board as the room's screen words each player's cell (the game's scene's labels: a
     reaction time, a lockout running out), as the hall saw it when the board was followed in the
-    screen's process; the board as built where the game has no scene."""
+    screen's process: the game's own wording, the one its scene calls (``GameSpec.adjust_strip``),
+    so no scene and no pygame here; the board as built for a game this process does not know."""
     from controller.box.views import board_as_shown
 
     try:
         from games import registry
-        from games.scenes import scene_for
 
         spec = registry.get(match.game) if match is not None else None
-        scene = scene_for(spec.name) if spec is not None else None
     except BuzzerBoxError:
-        spec = scene = None
+        spec = None
 
     def worded(view: p.View) -> str:
         assert view.board is not None
-        if spec is None or scene is None:
+        if spec is None:
             return view.board
-        return board_as_shown(view.board, scene, spec, view.public, view.strip)
+        return board_as_shown(view.board, spec, spec, view.public, view.strip)
 
     return worded
 

@@ -164,7 +164,6 @@ class Phones:
 
     def __init__(self, args: argparse.Namespace, serving: p.Serving) -> None:
         from controller.web.server import CompanionServer
-        from games.scenes import scene_for
 
         spec = get(serving.register.split("=", 1)[0])
         first = snapshot_from(serving.pages)
@@ -176,7 +175,9 @@ class Phones:
                              idle_s=None if self.evening else PEER_WAIT_S, ungreeted=self.ungreeted)
         self.link = PhonesLink(spec, spec.settings(args.players), self.peer)
         self.publisher = RelayedPublisher(self.link, first)
-        self.publisher.scene = scene_for(spec.name, None)  # the strip worded as the big screen words it
+        # the strip worded as the big screen's scene words it: the game's own wording, the scene's
+        # (``GameSpec.adjust_strip``), with no scene here (it draws with pygame; this process draws nothing)
+        self.publisher.scene = spec
         #: the menu's next game and its options, as the menu last sent them (``NextGame``)
         self.next: dict[str, Any] | None = None
         evening = self.evening
@@ -225,8 +226,6 @@ class Phones:
         on the same port, PIN and seats' codes (joined phones keep their seats). A game this process
         does not know (``registry.known``: it was started with every game a menu may play) is refused
         in one line, and the pages stay as they were."""
-        from games.scenes import scene_for
-
         try:
             spec = get(known(serving.register))
         except BuzzerBoxError as exc:
@@ -237,7 +236,7 @@ class Phones:
             self.link.spec, self.link.settings = spec, spec.settings(len(first.seats))
             self.link.view = p.NO_VIEW
             self.publisher = RelayedPublisher(self.link, first)
-            self.publisher.scene = scene_for(spec.name, None)
+            self.publisher.scene = spec  # its strip worded as its scene words it (no scene, no pygame)
             self.server.swap(self.link, self.publisher)
             fresh = self.fresh
             if fresh is not None and fresh.companion is not None:  # its first snapshot came before (views go first)

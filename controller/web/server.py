@@ -62,10 +62,10 @@ from games.base import (
     GameSpec,
     RuleError,
 )
+from games.glyphs import name_refusal
 from games.i18n import N_, _, current_language, reason_text
 from games.panels import TYPED
 from games.quiz.teams import checked_team_name
-from games.toolkit.theme import name_refusal
 
 log = logging.getLogger("buzzerbox.web")
 

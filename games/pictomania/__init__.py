@@ -28,6 +28,7 @@ from games.pictomania.engine import (
     PictomaniaEngine,
 )
 from games.pictomania.options import FALLBACK_WORDS, OPTIONS, RULES_VERSION
+from games.pictomania.strip import worded_strip
 from games.pictomania.words import available_languages, load_words
 
 
@@ -80,6 +81,7 @@ SPEC = PictomaniaSpec(
     new_host=new_host,
     scenario_step=scenario_step,
     scene="games.pictomania.scene:PictomaniaScene",
+    strip_wording=worded_strip,  # games/pictomania/strip.py: the scene's strip, and the phones' pages'
     options=OPTIONS,
     # the simulated players draw and guess in seconds, so a demo reaches a scored reveal soon
     demo_options={"bot_pace": "demo"},

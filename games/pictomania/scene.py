@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 
 from games.i18n import _, format_number, ngettext
+from games.pictomania.strip import worded_strip
 from games.toolkit import theme
 from games.toolkit.art import FaceCache
 from games.toolkit.scene import Scene, Strip, View
@@ -47,14 +48,7 @@ class PictomaniaScene(Scene):
         return self.title, f"{where} · {what}"
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """A cell shows the bonus token its player took."""
-        bonus = list(view.get("bonus", ()))
-        out = []
-        for i, cell in enumerate(strip):
-            token = bonus[i] if i < len(bonus) else None
-            label = _("DONE +{n}").format(n=token) if token and cell.get("status") == "done" else None
-            out.append({**cell, "label": label} if label else dict(cell))
-        return out
+        return worded_strip(view, strip)  # games/pictomania/strip.py: the phones' pages word the strip so too
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         reveal = view.get("reveal")

@@ -20,6 +20,7 @@ from games.quiz.engine import PRESETS, QuizEvent, QuizOptions, most_choices, new
 from games.quiz.options import OPTIONS, PACKS_DIR, RULES_VERSION, SHIPPED_PACKS, language_pack
 from games.quiz.packs import Pack, load_pack
 from games.quiz.phone import panel as phone_panel
+from games.quiz.strip import worded_strip
 
 log = logging.getLogger(__name__)
 
@@ -338,6 +339,7 @@ SPEC = QuizSpec(
     new_bots=new_bots,
     new_host=new_host,
     scene="games.quiz.scene:QuizScene",
+    strip_wording=worded_strip,  # games/quiz/strip.py: the scene's strip, and the phones' pages'
     options=OPTIONS,  # games/quiz/options.py: defaults None, the engine's own (QuizOptions) apply
     # a demo without a pack ends after 12 questions; with a pack, after its last one
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},

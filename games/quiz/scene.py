@@ -12,6 +12,7 @@ import pygame
 
 from games.arbitration import format_margin
 from games.i18n import N_, _, format_number, ngettext
+from games.quiz.strip import worded_strip
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
 from games.toolkit.results import draw_podium, on_stage, whole_on_podium
@@ -121,28 +122,7 @@ class QuizScene(Scene):
         return _("Buzz when the screen turns green. The host starts the first question.")
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """A locked station shows its lockout running out; a queued one its
-        place in line. Between questions the last question's queue is
-        history: only the one who got it right stays lit."""
-        if view.get("board"):  # the leaderboard: the strip keeps only faults (stuck, offline)
-            return [{**c, "status": c["status"] if c.get("status") in ("stuck", "disconnected") else "idle", "label": None}
-                    for c in strip]
-        lockouts = view.get("lockouts_us", {})
-        queue = list(view.get("queue", ()))
-        between = view.get("phase") in ("round_over", "idle")
-        results = list(view.get("results", ()))
-        winner = results[-1].get("winner") if results and view.get("phase") == "round_over" else None
-        out = []
-        for i, cell in enumerate(strip):
-            status, label = cell.get("status"), cell.get("label")
-            if between:
-                if status == "queued":
-                    status = "first" if i == winner else "idle"
-                label = _("RIGHT") if i == winner else None
-            elif status == "queued" and i in queue and label is None:
-                label = f"#{queue.index(i) + 2}"
-            out.append({**cell, "status": status, "label": label, "lockout_us": lockouts.get(str(i))})
-        return out
+        return worded_strip(view, strip)  # games/quiz/strip.py: the phones' pages word the strip so too
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         if view.get("board"):

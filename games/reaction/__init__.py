@@ -9,6 +9,7 @@ from games.reaction.bots import new_bots, new_host
 from games.reaction.buttons import BUTTONS
 from games.reaction.engine import ReactionEngine
 from games.reaction.options import OPTIONS
+from games.reaction.strip import worded_strip
 
 
 def lamp_contest(view: Mapping[str, Any]) -> LampContest | None:
@@ -45,6 +46,7 @@ SPEC = GameSpec(
     new_bots=new_bots,
     new_host=new_host,
     scene="games.reaction.scene:ReactionScene",
+    strip_wording=worded_strip,  # games/reaction/strip.py: the scene's strip, and the phones' pages'
     options=OPTIONS,
     demo_options={"rounds": 8, "decoy_chance": 0.2},
     host_aliases={"arm": ("arm", "start"), "reset": ("reset", "stop")},

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 
 from games.i18n import N_, _, format_number, ngettext
+from games.reaction.strip import worded_strip
 from games.toolkit import theme
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, fmt_ms, panel
@@ -32,22 +33,7 @@ class ReactionScene(Scene):
         return _("Press the moment the screen says GO, not before. The host starts each round.")
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """Cells say what happened to each player this round: their reaction
-        time, or "false start"."""
-        last = view.get("last") or {}
-        times = last.get("reaction_us", {}) if view.get("phase") == "result" else {}
-        false = set(view.get("false_starts", ()))
-        out = []
-        for i, cell in enumerate(strip):
-            label = None
-            if i in false:
-                label = _("EARLY")
-            elif str(i) in times:
-                label = fmt_ms(times[str(i)], 1)
-            elif view.get("phase") == "go" and i in view.get("pressed", ()):
-                label = _("pressed")
-            out.append({**cell, "label": label})
-        return out
+        return worded_strip(view, strip)  # games/reaction/strip.py: the phones' pages word the strip so too
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         phase = view.get("phase", "ready")

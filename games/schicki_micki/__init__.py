@@ -11,6 +11,7 @@ from games.schicki_micki.bots import new_bots
 from games.schicki_micki.buttons import BUTTONS, FULL_INPUTS
 from games.schicki_micki.engine import SchickiMickiEngine
 from games.schicki_micki.options import OPTIONS
+from games.schicki_micki.strip import worded_strip
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -39,6 +40,7 @@ SPEC = GameSpec(
     scenario_step=scenario_step,
     scenario_options=("deck", "won"),
     scene="games.schicki_micki.scene:SchickiMickiScene",
+    strip_wording=worded_strip,  # games/schicki_micki/strip.py: the scene's strip, and the phones' pages'
     options=OPTIONS,
     host_aliases={"arm": ("arm", "turn"), "next": ("next", "turn")},
     # the host remote's words (docs/companion.md)

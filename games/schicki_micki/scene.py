@@ -20,6 +20,7 @@ import pygame
 
 from games.i18n import N_, _, format_number, ngettext
 from games.schicki_micki import art
+from games.schicki_micki.strip import outcome_words, worded_strip
 from games.toolkit import theme
 from games.toolkit.results import Celebration, draw_confetti, draw_podium, rise
 from games.toolkit.scene import Scene, Strip, View
@@ -45,27 +46,6 @@ def reaction_words(kind: str, accessory: str | None = None) -> str:
     if kind == "call":
         return _("called {accessory}").format(accessory=_(accessory)) if accessory else _("called")
     return {"knock": _("knocked"), "blue": _("grabbed blue"), "red": _("grabbed red")}.get(kind, kind)
-
-
-def reaction_short(kind: str, accessory: str | None = None) -> str:
-    """The same, short enough for a strip cell: "knock", "red pawn", "hat!"."""
-    if kind == "call":
-        return _("{accessory}!").format(accessory=_(accessory)) if accessory else _("call")
-    return {"knock": _("knock"), "blue": _("blue pawn"), "red": _("red pawn")}.get(kind, kind)
-
-
-def outcome_words(outcome: Mapping[str, Any]) -> str:
-    """What a reaction earned: '+3 cards', 'returns 1', 'nothing'."""
-    result, change = outcome.get("result"), int(outcome.get("change", 0))
-    if result in ("all", "one"):
-        if change <= 0:
-            return _("owed 1 card")
-        return ngettext("+{n} card", "+{n} cards", change).format(n=change)
-    if result == "return":
-        return _("returns 1") if change < 0 else _("had none to return")
-    if result == "ignored":
-        return _("no effect")
-    return _("nothing")
 
 
 def fmt_ahead(us: int) -> str:
@@ -138,31 +118,7 @@ class SchickiMickiScene(Scene):
         return _("A pair on the table? Knock, call it or grab a pawn: the first right one takes the cards.")
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """Cells say what each player did this window and what it earned."""
-        status = list(view.get("status", ()))
-        reacted = {int(r["player"]): r for r in view.get("reactions", ())}
-        res = view.get("last_resolution") or {}
-        outcomes = {int(o["player"]): o for o in res.get("outcomes", ())}
-        out = []
-        for i, cell in enumerate(strip):
-            st = status[i] if i < len(status) else "idle"
-            label: str | None = None
-            fill = cell.get("status", "idle")
-            if st == "reacted" and i in reacted:
-                label, fill = reaction_short(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
-                if reacted[i].get("already_acted"):  # a later press the rules ignore
-                    label += _(" · already acted")
-            elif st in ("won", "returned", "nothing", "ignored") and i in outcomes:
-                label = outcome_words(outcomes[i])
-                fill = {"won": "won", "returned": "locked"}.get(st, "idle")
-            elif st == "winner":
-                label, fill = _("WINNER"), "won"
-            elif st == "done":
-                label = _("cards")
-            if cell.get("status") in ("stuck", "disconnected"):
-                fill = cell["status"]
-            out.append({**cell, "status": fill, "label": label})
-        return out
+        return worded_strip(view, strip)  # games/schicki_micki/strip.py: the phones' pages word the strip so too
 
     # -- the body ------------------------------------------------------------------
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:

@@ -1,16 +1,16 @@
 """What a strip cell says, in words: shared by the HDMI screen's scenes and
 the companion pages' views, which the deciding process builds without
-pygame (docs/processes.md)."""
+pygame (docs/processes.md). A game's own wording of its cells is its
+``GameSpec.strip_wording`` (pygame-free too)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
+from games.base import Strip as Strip
+from games.base import View as View
 from games.i18n import N_, _, format_number
-
-View = Mapping[str, Any]
-Strip = Sequence[Mapping[str, Any]]
 
 
 def status_label(cell: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:

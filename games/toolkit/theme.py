@@ -20,6 +20,7 @@ import pygame
 
 # the one rule for the names the screen can draw (the typeface's own character map, no pygame needed)
 from games import glyphs
+from games.arbitration import fmt_ms as fmt_ms  # the scenes' reaction times and countdowns
 from games.glyphs import name_refusal as name_refusal
 from games.glyphs import undrawable as undrawable
 from games.glyphs import undrawable_line as undrawable_line
@@ -396,18 +397,6 @@ def ellipsize(text: str, size: int, max_width: int) -> str:
 def panel(surface: pygame.Surface, rect: pygame.Rect, color: Color, radius: int | None = None) -> None:
     """A filled rounded rectangle (the one shape every scene is built from)."""
     pygame.draw.rect(surface, color, rect, border_radius=radius if radius is not None else max(4, rect.height // 20))
-
-
-def fmt_ms(us: int | None, digits: int = 0) -> str:
-    """Reaction times and countdowns: '231 ms', '1.25 s'."""
-    from games.arbitration import format_ms
-    from games.i18n import _, format_number
-
-    if us is None:
-        return "–"
-    if us >= 10_000_000:
-        return _("{n} s").format(n=format_number(us / 1_000_000))
-    return format_ms(us, digits)
 
 
 def wrap_lines(text: str, size: int, width: int, max_lines: int | None = None) -> list[str]:

@@ -11,6 +11,7 @@ from games.viva_topo.bots import new_bots
 from games.viva_topo.buttons import BUTTONS
 from games.viva_topo.engine import VivaTopoEngine
 from games.viva_topo.options import OPTIONS
+from games.viva_topo.strip import worded_strip
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:
@@ -40,6 +41,7 @@ SPEC = GameSpec(
     scenario_step=scenario_step,
     scenario_options=("start", "auto_move_single"),
     scene="games.viva_topo.scene:VivaTopoScene",
+    strip_wording=worded_strip,  # games/viva_topo/strip.py: the scene's strip, and the phones' pages'
     phase_labels={"roll": N_("Roll the die"), "move": N_("Move")},  # the host remote's words
     options=OPTIONS,
     summary=N_("Roll and run your mice round the board to the cheese houses; the cat chases them and eats "

@@ -34,6 +34,7 @@ from games.toolkit.art import FaceCache
 from games.toolkit.results import Celebration, draw_confetti
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Color, Layout, draw_text, draw_wrapped, panel
+from games.viva_topo.strip import worded_strip
 
 #: the game's colour names -> RGB (the wiring profile's defaults of the same name)
 COLOURS: dict[str, Color] = {
@@ -305,15 +306,7 @@ class VivaTopoScene(Scene):
         super().draw(surface, view, strip, now_us)
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        status = list(view.get("status", ()))
-        over = view.get("phase") == "over"
-        out = []
-        for i, cell in enumerate(strip):
-            label = None
-            if i < len(status):
-                label = {"turn": _("TURN"), "won": _("WINS"), "out": _("no mice")}.get(str(status[i]))
-            out.append({**cell, "label": label, **({"pressed": False} if over else {})})  # a press after the end does nothing
-        return out
+        return worded_strip(view, strip)  # games/viva_topo/strip.py: the phones' pages word the strip so too
 
     # -- the body -------------------------------------------------------------------
     @staticmethod

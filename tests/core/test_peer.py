@@ -165,6 +165,29 @@ def test_the_halls_board_says_what_the_rooms_screen_says() -> None:
     assert [player["label"] for player in json.loads(shown)["players"]] == ["pressed", "EARLY"]
 
 
+def test_the_league_follower_words_the_board_so_without_loading_pygame() -> None:
+    """The league's follower (a process of its own, drawing nothing) words the hall's board with the
+    game's own wording, the one its scene calls, not with the scene: no pygame loaded for it."""
+    import subprocess
+    import sys
+
+    probe = """
+import json, sys
+from dataclasses import replace
+from controller import protocol as p
+from controller.league.follow import board_wording
+from controller.league.tournament import Match
+board = json.dumps({"type": "state", "players": [{"seat": 0, "label": "Ready"}, {"seat": 1, "label": "Ready"}]})
+view = replace(p.NO_VIEW, public={"phase": "go", "false_starts": [1], "pressed": [0]},
+               strip=[{"name": "A", "status": "idle"}, {"name": "B", "status": "idle"}], board=board)
+worded = board_wording(Match("m1", "hall", ("a", "b"), "reaction"))(view)
+print(json.dumps([[player["label"] for player in json.loads(worded)["players"]], "pygame" in sys.modules]))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=HANG_S, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [["pressed", "EARLY"], False]
+
+
 def test_a_peer_connected_before_a_game_that_never_came_is_let_go_at_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The menu refuses a match after its deciding process took the league's

@@ -19,13 +19,14 @@ import pytest
 from controller.apps.game_check import REQUIREMENTS, UNKNOWN_MOVE, problems
 from controller.cli import main
 from games import registry
-from games.base import Action, GameEvent, RuleError
+from games.base import Action, GameEvent, RuleError, Strip, View
 from games.i18n import LANGUAGES, _, set_language
 from games.toolkit import theme
 from tests.core import test_game_options, test_outcome, test_vocabulary
 from tests.display import test_private
 from tests.phases import phase_frames
 from tests.toy import GAMES
+from tests.toy.hot_potato.scene import HotPotatoScene
 
 TOYS = GAMES
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +109,25 @@ def test_a_refusal_built_in_english_and_a_missing_summary_are_named(monkeypatch:
     assert [line.split(": ")[1] for line in said] == ["summary", "refusals"], said
     assert "GameSpec.summary" in said[0] and "'hot potato has no no-such-move'" in said[1]
     assert all("\n" not in line for line in said)
+
+
+class SelfWordedScene(HotPotatoScene):
+    """Hot Potato's scene wording the holder's cell itself, its spec knowing nothing of it."""
+
+    def adjust_strip(self, view: View, strip: Strip) -> Strip:
+        return [{**cell, "label": "HOT!" if i == view.get("holder") else None} for i, cell in enumerate(strip)]
+
+
+def test_a_scene_that_words_the_strip_alone_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phones' server words the pages with the spec, never the scene (it loads no pygame): a
+    scene that words a cell the spec does not would leave the phones saying something else."""
+    from tests.toy.hot_potato import scene
+
+    monkeypatch.setattr(scene, "HotPotatoScene", SelfWordedScene)  # what its GameSpec.scene names
+    with registry.register("hot-potato", TOYS["hot-potato"]):
+        said = problems("hot-potato")
+    assert [line.split(": ")[1] for line in said] == ["strip_wording"], said
+    assert "GameSpec.strip_wording" in said[0] and "\n" not in said[0]
 
 
 def test_every_requirement_is_written_in_contributing() -> None:
