@@ -271,7 +271,8 @@ def host_buttons(box: Box, legal: Collection[str] | None = None) -> list[dict[st
 class StripWording(Protocol):
     """What the pages need of a game's scene: how it words a player's cell. A
     scene draws with pygame, so the deciding process never imports one; the
-    screen's process hands its scene in as this."""
+    game's own wording, which its scene calls, stands in for it where none is
+    drawn (``GameSpec.adjust_strip``: the phones' server, the league's follower)."""
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip: ...
 
@@ -347,8 +348,8 @@ class Publisher:
         self._bells: list[tuple[int, int]] = []  # (seat, t_us) of the latest bells
         self._rejected: dict[int, str] = {}
         self.listeners: list[Callable[[Snapshot], None]] = []
-        #: the game's scene on the HDMI screen: its ``adjust_strip`` decides what a player's cell says
-        #: (the quiz's "RIGHT" between questions), so the pages say the same word (set by ``web.process``)
+        #: how the game's scene on the HDMI screen words a player's cell (the quiz's "RIGHT" between
+        #: questions), so the pages say the same word: the game's spec (set by ``web.process``)
         self.scene: StripWording | None = None
         #: where the question's clip stands, as the screen's player keeps it (the same events, no mixer):
         #: the phones and the scoreboard say "playing" or "paused"
