@@ -119,9 +119,10 @@ class PeerLink:
         None past ``deadline`` or once ``final`` is set."""
         while not self.final:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.settimeout(POLL_S)  # a listener that accepts no more (its queue full) is looked for again
             try:
                 sock.connect(self.path)
-            except (FileNotFoundError, ConnectionRefusedError):
+            except (FileNotFoundError, ConnectionRefusedError, BlockingIOError, TimeoutError):
                 sock.close()
                 if time.monotonic() >= deadline and (self.keep_waiting is None or not self.keep_waiting()):
                     return None

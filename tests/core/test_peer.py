@@ -277,9 +277,9 @@ def test_what_waited_for_a_deciding_process_is_kept_when_its_greeting_could_not_
     heard: list[p.Message | None] = []
 
     def deciding() -> None:
-        first, _addr = server.accept()
+        first, _addr = server.accept()  # open until the peer comes again: its greeting fails by the test's send
+        conn, _addr = server.accept()  # alone (closed at once, the greeting's hello raced the close, and lost)
         first.close()
-        conn, _addr = server.accept()
         with conn:
             while not heard or not isinstance(heard[-1], (p.Seats, type(None))):
                 heard.append(channel.receive(conn))
@@ -386,3 +386,33 @@ def test_a_private_folder_just_made_is_kept_though_its_maker_looks_dead(
     made_long_ago(folder)
     sweep_private()
     assert not folder.exists()  # left long ago by a dead maker: swept
+
+
+def test_a_deciding_process_that_accepts_no_more_is_given_up_on_not_hung_on(tmp_path: Path) -> None:
+    """A listener whose queue is full (a deciding process stuck, accepting nobody): the peer's
+    connect does not block for ever; it looks again until its wait is over and says so (None)."""
+    path = tmp_path / "deciding.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(0)
+    queued: list[socket.socket] = []
+    try:
+        while True:  # the queue filled: the next connect would wait for an accept that never comes
+            filler = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            filler.setblocking(False)
+            try:
+                filler.connect(str(path))
+            except BlockingIOError:
+                filler.close()
+                break
+            queued.append(filler)
+        peer = PeerLink(path, p.PHONES, "phones", wait_s=0.0)
+        ended: list[p.Ended | None] = []
+        looking = threading.Thread(target=lambda: ended.append(peer.run(lambda _m: None)), daemon=True)
+        looking.start()
+        looking.join(DEADLINE_S)  # bounds a failure only: it returns at its first look past the wait
+        assert ended == [None], "the peer hung in connect on a listener that accepts nobody"
+    finally:
+        for sock in queued:
+            sock.close()
+        server.close()
