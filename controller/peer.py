@@ -119,7 +119,7 @@ class PeerLink:
         None past ``deadline`` or once ``final`` is set."""
         while not self.final:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.settimeout(POLL_S)  # a listener that accepts no more (its queue full) is looked for again
+            sock.settimeout(POLL_S)  # not blocking: a listener whose queue is full refuses at once (looked for again)
             try:
                 sock.connect(self.path)
             except (FileNotFoundError, ConnectionRefusedError, BlockingIOError, TimeoutError):
