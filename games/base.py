@@ -736,6 +736,10 @@ class GameSpec:
     #: phones' server words the pages with it (``adjust_strip`` below) without importing the scene,
     #: so without pygame. It imports no pygame itself (``games/<game>/strip.py``). None: as is
     strip_wording: StripWords | None = None
+    #: its scene draws its own end screen (``Scene.own_results``, the same): without one, a finished
+    #: game is drawn by the results screen, whose strip the pages and the league's board say too
+    #: (``games.toolkit.results_words``)
+    own_results: bool = False
     #: the players' secret hands / words are on phones (the companion pages);
     #: ``no_phones_with`` lists option values under which the game plays without
     needs_phones: bool = False

@@ -18,17 +18,19 @@ from typing import Any
 
 from controller.box.runtime import Box
 from controller.box.simulate import Session
-from controller.box.views import PHASE_WORDS, StripWording
+from controller.box.views import PHASE_WORDS
 from games import registry
 from games.base import COMMON_STATUS_LIGHTS, Action, GameSettings, GameSpec, OptionError, RuleError
 from games.i18n import LANGUAGES, known
 from games.scenes import scene_for
+from games.toolkit.results_words import drawn_strip
+from games.toolkit.scene import Scene
 
 #: how long a bot game may take (virtual time) before "it never ends" is said
 LIMIT_US = 3_600_000_000
 #: every requirement a game must meet, in the words CONTRIBUTING.md lists them
 REQUIREMENTS = ("SPEC", "scene", "summary", "options", "new_bots", "phase_labels", "status_labels", "strip_wording",
-                "refusals", "translated", "scenarios")
+                "own_results", "refusals", "translated", "scenarios")
 #: an option name no game declares: the engine must refuse it
 UNKNOWN_OPTION = "no_such_option"
 #: a move no game knows, offered by the host and a player: the engine must refuse it with a message id
@@ -48,7 +50,7 @@ def problems(name: str, seed: int = 3) -> list[str]:
     if not isinstance(spec, GameSpec):
         return [f"{name}: SPEC: its package's SPEC is a {type(spec).__name__}, not a GameSpec"]
     found: list[str] = []
-    scene: StripWording | None = None
+    scene: Scene | None = None
     try:
         scene = scene_for(name)
     except Exception as exc:  # noqa: BLE001 (any way a scene fails to load is said, not raised)
@@ -80,6 +82,10 @@ def problems(name: str, seed: int = 3) -> list[str]:
                      f"HDMI screen, and in the phase {unworded[0]!r} they differ: word the cells in a module of the "
                      "game's without pygame (games/<game>/strip.py), name it in GameSpec.strip_wording and call it "
                      "from the scene's adjust_strip")
+    if scene is not None and scene.own_results != spec.own_results:
+        found.append(f"{name}: own_results: the phones' pages word a finished game's strip as the results screen "
+                     f"does unless the spec says the scene draws its own end screen, and the scene's own_results is "
+                     f"{scene.own_results}: set GameSpec.own_results={scene.own_results}")
     marked = marked_texts(registry.package_of(name))
     english = sorted({str(exc) for exc in refusals if not is_message_id(exc, marked)})
     if english:
@@ -112,11 +118,13 @@ def scenario_files() -> list[tuple[str, Path]] | None:
 
 
 def _played(spec: GameSpec, seed: int,
-            scene: StripWording | None = None) -> tuple[set[str], set[str], bool, list[RuleError], list[str]]:
+            scene: Scene | None = None) -> tuple[set[str], set[str], bool, list[RuleError], list[str]]:
     """The phases and statuses one bot game shows, whether it ended, the
     refusals of an unknown move offered along its first steps, and the first
     phase in which ``scene`` words the strip otherwise than the spec (the
-    phones' pages) does, if any."""
+    phones' pages) does, if any: where it is drawn, the results screen's
+    at the end of a game without its own end screen (both word it with
+    ``results_strip``, so only ``own_results`` can part them there)."""
     phases: set[str] = set()
     statuses: set[str] = set()
     refusals: list[RuleError] = []
@@ -129,8 +137,9 @@ def _played(spec: GameSpec, seed: int,
         phases.add(str(view.get("phase", "")))
         statuses.update(str(s) for s in view.get("status", ()))
         if scene is not None and not unworded:
-            strip = box.strip()
-            if scene.adjust_strip(view, strip) != spec.adjust_strip(view, strip):
+            strip, finished = box.strip(), box.engine.finished
+            if drawn_strip(scene.adjust_strip, scene.own_results, view, strip, finished) \
+                    != drawn_strip(spec.adjust_strip, scene.own_results, view, strip, finished):
                 unworded.append(str(view.get("phase", "")))
         if len(refusals) < 2 * PROBED_STEPS:
             for player in (None, 0):

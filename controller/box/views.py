@@ -36,6 +36,7 @@ from games.base import (
     GameSpec,
 )
 from games.i18n import N_, _, format_number, ngettext, refusal_text, word
+from games.toolkit.results_words import drawn_strip
 from games.toolkit.strip_words import Strip, View, status_label
 
 log = logging.getLogger("buzzerbox.web")
@@ -272,7 +273,9 @@ class StripWording(Protocol):
     """What the pages need of a game's scene: how it words a player's cell. A
     scene draws with pygame, so the deciding process never imports one; the
     game's own wording, which its scene calls, stands in for it where none is
-    drawn (``GameSpec.adjust_strip``: the phones' server, the league's follower)."""
+    drawn (``GameSpec.adjust_strip``: the phones' server, the league's follower).
+    A finished game without an end screen of its own is worded as the results
+    screen words it instead (``strip_as_drawn``)."""
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip: ...
 
@@ -423,10 +426,12 @@ class Publisher:
         return {"seat": seat, "name": players[seat]["name"], "lead_us": _lead_us(margins),
                 "reaction_us": min(rang) - armed if rang and isinstance(armed, int) else None}
 
-    def strip_as_shown(self, view: View, strip: Strip) -> Strip:
-        """The strip as the HDMI screen draws it (the scene's own labels), cell for cell."""
-        shown = self.scene.adjust_strip(view, strip) if self.scene is not None else strip
-        return shown if len(shown) == len(strip) else strip
+    def strip_as_shown(self, view: View, strip: Strip, finished: bool) -> Strip:
+        """The strip as the HDMI screen draws it (the scene's own labels, the results
+        screen's once a game without an end screen of its own is ``finished``), cell for cell."""
+        if self.scene is None:
+            return strip
+        return strip_as_drawn(self.scene, self.box.spec, view, strip, finished)
 
     def clip_state(self) -> str | None:
         """The question's clip for the pages: "playing", "paused", or None (none, or stopped)."""
@@ -443,7 +448,7 @@ class Publisher:
         self._version += 1
         view = engine.public_view() if view is None else view
         strip = box.strip(view) if strip is None else strip
-        shown = self.strip_as_shown(view, strip)
+        shown = self.strip_as_shown(view, strip, engine.finished)
         scores = list(view.get("scores") or [])
         players = [{"seat": i, "name": cell["name"], "status": cell["status"],
                     "label": status_label(shown[i], spec.status_labels),
@@ -590,11 +595,21 @@ def page_with_players(text: str, key: str, values: Mapping[int, str]) -> str:
     return json.dumps(page, default=str)
 
 
-def board_as_shown(board: str, scene: StripWording, spec: GameSpec, view: View, strip: Strip) -> str:
-    """A board page (JSON) with each player's label as the HDMI screen's ``scene``
-    words the strip (a board follower's, built where no scene is: the deciding process)."""
-    shown = scene.adjust_strip(view, strip)
-    if shown is strip or len(shown) != len(strip):
+def strip_as_drawn(scene: StripWording, spec: GameSpec, view: View, strip: Strip, finished: bool) -> Strip:
+    """The strip as the HDMI screen draws it, cell for cell: ``scene``'s wording (the game's spec
+    standing in for it), or the results screen's once the game is ``finished`` and draws no end
+    screen of its own (``GameSpec.own_results``); ``strip`` itself if a wording lost a cell."""
+    shown = drawn_strip(scene.adjust_strip, spec.own_results, view, strip, finished)
+    return shown if len(shown) == len(strip) else strip
+
+
+def board_as_shown(board: str, scene: StripWording, spec: GameSpec, view: View, strip: Strip,
+                   finished: bool = False) -> str:
+    """A board page (JSON) with each player's label as the HDMI screen's ``scene`` words
+    the strip, the results screen's at a ``finished`` game's end (``strip_as_drawn``; a
+    board follower's, built where no scene is: the deciding process)."""
+    shown = strip_as_drawn(scene, spec, view, strip, finished)
+    if shown is strip:
         return board
     return page_with_players(board, "label", {i: status_label(cell, spec.status_labels) for i, cell in enumerate(shown)})
 
@@ -614,16 +629,17 @@ class RelayedPublisher(Publisher):
         self.listeners = []
         self.scene = None
         self._built = first
-        self._view: tuple[View, Strip] = ({}, [])
+        self._view: tuple[View, Strip, bool] = ({}, [], False)
         #: the game is about to start (its deciding process starting, its roll call): not between games
         self.starting = True
         #: the deciding process's roll call (``RollCallView.view``): the host page says who is not heard from yet
         self.roll_call: Mapping[str, Any] | None = None
         self._latest = self.before_game(first)
 
-    def update(self, snap: Snapshot, view: View, strip: Strip) -> Snapshot:
-        """The deciding process's newest snapshot, and the view and strip it was built with."""
-        self._built, self._view, self.live = snap, (view, strip), True
+    def update(self, snap: Snapshot, view: View, strip: Strip, finished: bool = False) -> Snapshot:
+        """The deciding process's newest snapshot, and the view and strip it was built with
+        (``finished``: the game is over, as the view that brought them says)."""
+        self._built, self._view, self.live = snap, (view, strip, finished), True
         return self.publish()
 
     def calling(self, roll_call: Mapping[str, Any]) -> Snapshot:
@@ -657,13 +673,13 @@ class RelayedPublisher(Publisher):
         """Nothing: the snapshots come from the deciding process."""
 
     def publish(self, events: Sequence[GameEvent] = ()) -> Snapshot:
-        snap, (view, strip) = self.before_game(self._built), self._view
+        snap, (view, strip, finished) = self.before_game(self._built), self._view
         if self.next_game is not None and not self.live:  # between the menu's games: the next one, as it stands
             next_game = self.next_game()
             self.next_shown = json.dumps(next_game, default=str)
             snap = replace(snap, host=json.dumps({**json.loads(snap.host), "next": next_game}, default=str))
         if self.scene is not None and strip:
-            shown = self.strip_as_shown(view, strip)
+            shown = self.strip_as_shown(view, strip, finished)
             if shown is not strip:
                 snap = relabelled(snap, [status_label(cell, self.box.spec.status_labels) for cell in shown])
         with self._lock:

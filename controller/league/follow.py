@@ -139,8 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def board_wording(match: Match | None) -> Callable[[p.View], str]:
     """A view's board as the room's screen words each player's cell (the game's scene's labels: a
-    reaction time, a lockout running out), as the hall saw it when the board was followed in the
-    screen's process: the game's own wording, the one its scene calls (``GameSpec.adjust_strip``),
+    reaction time, a lockout running out; at a finished game's end the results screen's "WON"), as
+    the hall saw it when the board was followed in the screen's process: the game's own wording, the
+    one its scene calls (``GameSpec.adjust_strip``), and the results screen's (``views.strip_as_drawn``),
     so no scene and no pygame here; the board as built for a game this process does not know."""
     from controller.box.views import board_as_shown
 
@@ -155,7 +156,7 @@ def board_wording(match: Match | None) -> Callable[[p.View], str]:
         assert view.board is not None
         if spec is None:
             return view.board
-        return board_as_shown(view.board, spec, spec, view.public, view.strip)
+        return board_as_shown(view.board, spec, spec, view.public, view.strip, view.finished)
 
     return worded
 

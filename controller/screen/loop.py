@@ -41,6 +41,7 @@ from games.base import EventKind, GameEvent, GameSpec
 from games.i18n import N_, _, format_number
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
+from games.toolkit.results_words import results_drawn
 from games.toolkit.scene import Scene, VideoPicture, freeze
 
 if TYPE_CHECKING:
@@ -147,7 +148,8 @@ class Presenter:
         (screenshots at a fixed size). ``frozen``: its public view is frozen already."""
         view = shown.public if frozen else freeze(shown.public)
         strip, finished, paused, host_paused = shown.strip, shown.finished, shown.paused, shown.host_paused
-        scene = self.results if finished and not self.scene.own_results else self.scene
+        # the rule the pages follow too (games/toolkit/results_words.py): they word the strip as drawn
+        scene = self.results if results_drawn(finished, self.scene.own_results) else self.scene
         if self.scene.message and now_us > self._message_until:
             self.scene.message = None
         # a peer's line (the league's link: the hall's broker out of reach) while it lasts, as an aside

@@ -240,7 +240,7 @@ class Phones:
             self.server.swap(self.link, self.publisher)
             fresh = self.fresh
             if fresh is not None and fresh.companion is not None:  # its first snapshot came before (views go first)
-                self.publisher.update(snapshot_from(fresh.companion), fresh.public, fresh.strip)
+                self.publisher.update(snapshot_from(fresh.companion), fresh.public, fresh.strip, fresh.finished)
 
     def speak(self, message: p.SetLanguage) -> None:
         """The box's language changed (the menu's, through the deciding process): the pages' own texts
@@ -324,7 +324,8 @@ class Phones:
             if message.companion is not None:
                 self.fresh = message
                 with self.link.lock:
-                    self.publisher.update(snapshot_from(message.companion), message.public, message.strip)
+                    self.publisher.update(snapshot_from(message.companion), message.public, message.strip,
+                                          message.finished)
         elif isinstance(message, p.RollCallView):
             self.publisher.calling(message.view)
         elif isinstance(message, p.ShowPin):

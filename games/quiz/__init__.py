@@ -340,6 +340,7 @@ SPEC = QuizSpec(
     new_host=new_host,
     scene="games.quiz.scene:QuizScene",
     strip_wording=worded_strip,  # games/quiz/strip.py: the scene's strip, and the phones' pages'
+    own_results=True,  # its scene draws its own end screen (the scene's own_results)
     options=OPTIONS,  # games/quiz/options.py: defaults None, the engine's own (QuizOptions) apply
     # a demo without a pack ends after 12 questions; with a pack, after its last one
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},

@@ -41,6 +41,7 @@ SPEC = GameSpec(
     scenario_options=("deck", "won"),
     scene="games.schicki_micki.scene:SchickiMickiScene",
     strip_wording=worded_strip,  # games/schicki_micki/strip.py: the scene's strip, and the phones' pages'
+    own_results=True,  # its scene draws its own end screen (the scene's own_results)
     options=OPTIONS,
     host_aliases={"arm": ("arm", "turn"), "next": ("next", "turn")},
     # the host remote's words (docs/companion.md)

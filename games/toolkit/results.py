@@ -13,31 +13,9 @@ import pygame
 
 from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
+from games.toolkit.results_words import ranking, results_strip
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, fmt_ms, panel
-
-
-def ranking(view: View) -> list[tuple[int, list[int], int]]:
-    """(place, stations, score), best first; equal scores share a place.
-    With teams, one row per team (its stations together)."""
-    scores = list(view.get("scores", ()))
-    teams = list(view.get("teams", ()))
-    team_count = int(view.get("team_count", len(teams)))
-    if teams and team_count < len(teams):
-        groups: dict[int, list[int]] = {}
-        for s, t in enumerate(teams):
-            groups.setdefault(int(t), []).append(s)
-        rows = [(members, int(scores[members[0]])) for _t, members in sorted(groups.items())]
-    else:
-        rows = [([s], int(score)) for s, score in enumerate(scores)]
-    board = {int(r["player"]): k for k, r in enumerate(view.get("leaderboard", ()))}
-    rows.sort(key=lambda r: (-r[1], board.get(r[0][0], 0)))
-    out: list[tuple[int, list[int], int]] = []
-    for k, (members, score) in enumerate(rows):
-        place = out[-1][0] if out and out[-1][2] == score and not board else k + 1
-        out.append((place, members, score))
-    return out
-
 
 #: how long an end screen celebrates: the podium rises, then confetti falls for the rest
 CELEBRATION_US = 5_000_000
@@ -293,16 +271,10 @@ class ResultsScene(Scene):
                     amount, detail, self.risen)
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
-        """The game is over: the winners' cells flash (as their lamps do), the
-        rest keep only faults (stuck, offline); a press now does nothing, so none shows."""
-        rows = ranking(view)
-        winners = {s for place, members, _score in rows if place == 1 for s in members} if rows else set()
-
-        def status(i: int) -> str:
-            st = str(strip[i].get("status"))
-            return st if st in ("stuck", "disconnected") else "won" if i in winners else "idle"
-
-        return [{**c, "status": status(i), "label": None, "pressed": False} for i, c in enumerate(strip)]
+        """The game is over: the winners' cells say "WON" and flash (as their lamps do), the
+        rest keep only faults; the phones' pages and the league's board word it so too
+        (``games.toolkit.results_words``, no pygame)."""
+        return results_strip(view, strip)
 
     def _label(self, view: View, strip: Strip, members: list[int]) -> str:
         teams = list(view.get("teams", ()))

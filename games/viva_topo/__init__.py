@@ -42,6 +42,7 @@ SPEC = GameSpec(
     scenario_options=("start", "auto_move_single"),
     scene="games.viva_topo.scene:VivaTopoScene",
     strip_wording=worded_strip,  # games/viva_topo/strip.py: the scene's strip, and the phones' pages'
+    own_results=True,  # its scene draws its own end screen (the scene's own_results)
     phase_labels={"roll": N_("Roll the die"), "move": N_("Move")},  # the host remote's words
     options=OPTIONS,
     summary=N_("Roll and run your mice round the board to the cheese houses; the cat chases them and eats "

@@ -130,6 +130,25 @@ def test_a_scene_that_words_the_strip_alone_is_named(monkeypatch: pytest.MonkeyP
     assert "GameSpec.strip_wording" in said[0] and "\n" not in said[0]
 
 
+class OwnEndScene(HotPotatoScene):
+    """Hot Potato's scene drawing an end screen of its own, its spec knowing nothing of it."""
+
+    own_results = True
+
+
+def test_a_scene_with_its_own_end_screen_the_spec_does_not_declare_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a game's end the screen draws the results screen unless the scene draws its own; the
+    phones' server, with no scene, follows the spec's ``own_results``: a scene that draws its own
+    while the spec says not would leave the pages saying "WON" where the screen says the game's words."""
+    from tests.toy.hot_potato import scene
+
+    monkeypatch.setattr(scene, "HotPotatoScene", OwnEndScene)
+    with registry.register("hot-potato", TOYS["hot-potato"]):
+        said = problems("hot-potato")
+    assert [line.split(": ")[1] for line in said] == ["own_results"], said
+    assert "GameSpec.own_results=True" in said[0] and "\n" not in said[0]
+
+
 def test_every_requirement_is_written_in_contributing() -> None:
     text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = text.split("### What a game must give", 1)[1].split("\n## ", 1)[0]

@@ -13,9 +13,12 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from games import registry, scenes
 from games.toolkit.strip_words import status_label
 from tests.processes import HANG_S
+from tests.web.finished import REACTION_ENDS, scripted
 
 #: a quiz's question judged right for seat 1, then the evening's next game, a reaction round's result
 QUIZ_VIEW: dict[str, Any] = {"phase": "round_over", "question": 2, "results": [{"winner": 1}], "queue": [1]}
@@ -74,3 +77,47 @@ def test_the_phones_server_words_the_strip_as_the_screen_does_and_loads_no_pygam
     assert got["labels"] == [["", "RIGHT", ""], ["231.5 ms", "", "EARLY"]]  # worded, not the raw statuses
     assert got["pygame"] is False
 
+
+
+#: the phones' server as it runs (``Phones``) given the deciding process's view of a finished reaction
+#: game (``Phones.take``): its snapshot's players' labels, and whether pygame was loaded
+FINISHED_PROBE = """
+import argparse, json, sys
+from dataclasses import replace
+from controller import protocol as p
+from controller.box.session import starting_pages
+from controller.box.views import Publisher, snapshot_message, view_of
+from controller.web.process import Phones
+from games.registry import get
+from tests.web.finished import REACTION_ENDS, scripted
+
+box = scripted(REACTION_ENDS)
+spec = get("reaction")
+first = starting_pages(spec, box.settings, None)
+args = argparse.Namespace(viewer_socket="unused.sock", port=0, bind="127.0.0.1", address="127.0.0.1", players=3,
+                          starter=0, evening=False, between=False, kept_seats=False)
+phones = Phones(args, p.Serving("reaction=games.reaction", snapshot_message(first)))
+with box.lock:  # the deciding process's view, its pages built with no scene
+    view = replace(view_of(box, box.now_us), companion=snapshot_message(Publisher(box).build()))
+phones.take(view)
+page = json.loads(phones.publisher.latest.board)
+print(json.dumps({"labels": [player["label"] for player in page["players"]], "finished": view.finished,
+                  "pygame": "pygame" in sys.modules}))
+"""
+
+
+def test_the_phones_server_words_a_finished_game_as_the_results_screen_and_loads_no_pygame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reaction game ended on a false start: the screen draws the results screen, "WON" under
+    the winner and nothing else (tests/web/test_pages_word_the_end.py), and so do the pages of
+    the phones' server, which words them without pygame (not "EARLY", the last round's word)."""
+    from tests.web.test_pages_word_the_end import on_screen
+
+    done = subprocess.run([sys.executable, "-c", FINISHED_PROBE], capture_output=True, text=True, timeout=HANG_S,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert got["finished"] is True
+    assert got["labels"] == [word for _status, word in on_screen(scripted(REACTION_ENDS), monkeypatch)]
+    assert got["labels"] == ["", "WON", ""]
+    assert got["pygame"] is False
