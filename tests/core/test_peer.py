@@ -461,11 +461,11 @@ def test_a_phones_server_whose_hello_is_read_as_the_game_takes_its_peers_over_is
     peers = Peers(str(tmp_path / "views.sock"), link, lambda _m: p.Answered(False))
     panel = p.PhonesPanel("http://box:8080", None, (False, False))
     ends: list[socket.socket] = []
-    for n, role in enumerate((p.PHONES, p.BOARD), 1):  # as ``Peers._accept`` lists a peer before the game
+    for n in (1, 2):  # the phones' server and a board follower, listed as ``Peers._accept`` lists a peer before the game
         theirs, conn = socket.socketpair()
         ends.append(theirs)
         link.peers.append(Link(conn, f"viewer-{n}", lobby=link))
-    phones, board = link.peers
+    phones = link.peers[0]
     read = threading.Event()  # the hello was taken, or the reader waits for the game to take the peer over
     taken_over = game.attach
     waits = phones.waits
@@ -515,3 +515,63 @@ def test_a_phones_server_whose_hello_is_read_as_the_game_takes_its_peers_over_is
         link.close()
         screen.close()
         mine.close()
+
+
+def test_an_evenings_phones_server_lets_a_deciding_process_that_never_answers_its_hello_go(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu's phones' server waits for the deciding process with no idle bound (silent between
+    games), but its hello is answered at once in and between games (its seats, the box's language):
+    one that accepted it and never answers (stuck; or its listening queue took the connection)
+    is let go after ``PEER_WAIT_S`` and looked for again, instead of held on to for ever. Once
+    answered, silence is no sign of its going. Before, the phones' server waited on it for good."""
+    from controller import peer as peer_mod
+
+    monkeypatch.setattr(peer_mod, "PEER_WAIT_S", 0.2)  # the phones' role's answer bound (read as it is made)
+    path = tmp_path / "stuck.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(4)
+    stuck = PeerLink(path, p.PHONES, "phones", wait_s=0, idle_s=None)
+    ended: list[p.Ended | None] = []
+    running = threading.Thread(target=lambda: ended.append(stuck.run(lambda _m: None)), daemon=True)
+    running.start()
+    try:
+        conn, _addr = server.accept()
+        with conn:
+            conn.settimeout(DEADLINE_S)  # a hang guard only: the peer closes its end within its answer bound
+            assert channel.receive(conn) == p.Hello(p.PHONES, "phones")
+            try:
+                assert conn.recv(1) == b"", "the peer sent more than its hello"
+            except TimeoutError:
+                pytest.fail("the phones' server still waits for a deciding process that never answers")
+    finally:
+        stuck.finish()
+        server.close()  # what connected again meanwhile is let go: the peer, finished, ends
+        running.join(DEADLINE_S)
+    assert not running.is_alive() and ended == [None]
+
+    path = tmp_path / "answers.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    answered = PeerLink(path, p.PHONES, "phones", wait_s=0, idle_s=None, answer_s=DEADLINE_S)
+    timeouts: list[float | None] = []
+
+    def take(_message: p.Message) -> None:
+        assert answered._sock is not None
+        timeouts.append(answered._sock.gettimeout())
+
+    running = threading.Thread(target=lambda: ended.append(answered.run(take)), daemon=True)
+    running.start()
+    try:
+        conn, _addr = server.accept()
+        with conn:
+            assert channel.receive(conn) == p.Hello(p.PHONES, "phones")
+            channel.send(conn, p.SetLanguage("en"))
+            channel.send(conn, p.Ended("menu"))
+            running.join(DEADLINE_S)
+    finally:
+        answered.finish()
+        server.close()
+        running.join(DEADLINE_S)
+    assert ended[-1] == p.Ended("menu") and timeouts == [None]  # answered: no bound on its silence
