@@ -51,12 +51,16 @@ class PeerLink:
                  keep_waiting: Callable[[], bool] | None = None,
                  greeting: Callable[[], Sequence[p.Message]] | None = None,
                  ungreeted: Callable[[Sequence[p.Message]], None] | None = None,
-                 idle_s: float | None = PEER_WAIT_S) -> None:
+                 idle_s: float | None = PEER_WAIT_S, answer_s: float | None = None) -> None:
         """``greeting``: what the peer says after its hello to each deciding process it connects to
         (a new one knows nothing of it: the phones' server's seats' codes and panel); ``ungreeted``
         is handed it back when it could not be sent (what it took to send waits again);
         ``idle_s``: a deciding process silent this long went away (None: never so, the menu's
-        evening, silent between games)."""
+        evening, silent between games); ``answer_s``: with no ``idle_s``, one that has not answered
+        the hello within this long went away too (stuck, or never accepting: its listening queue
+        connects the peer all the same); None: the role's, ``PEER_WAIT_S`` for the one role answered
+        at once in and between games, the phones' server (handed its seats in a game, the box's
+        language between games), no bound for the others (between games nobody answers them)."""
         if role not in p.ROLES:
             raise ValueError(f"a peer's role is one of {', '.join(p.ROLES)}, not {role!r}")
         self.path = str(path)
@@ -69,6 +73,7 @@ class PeerLink:
         self.greeting = greeting
         self.ungreeted = ungreeted
         self.idle_s = idle_s
+        self.answer_s = answer_s if answer_s is not None else PEER_WAIT_S if role == p.PHONES else None
         #: set while a deciding process is connected (a request waits for one: it may be starting again)
         self.connected = threading.Event()
         #: how many times it connected (more than once: a deciding process started again)
@@ -95,7 +100,10 @@ class PeerLink:
                                 self.name, self.path, self.wait_s)
                 return None
             try:
-                for message in self._received(sock):
+                for n, message in enumerate(self._received(sock)):
+                    if n == 0 and self.idle_s is None and self.answer_s is not None:
+                        with self._lock:  # answered: silent from now on is no sign of its going (the sends wait)
+                            sock.settimeout(None)
                     if isinstance(message, channel.VersionMismatch):
                         print(f"buzzerbox: {message}", file=sys.stderr, flush=True)  # translated; a name would not be
                         return None
@@ -128,8 +136,9 @@ class PeerLink:
                     return None
                 time.sleep(POLL_S)  # looking for the listener again, not pacing anything
                 continue
-            # a deciding process that stopped sending (views come at least once a second) is one that went away
-            sock.settimeout(None if self.idle_s is None else max(self.wait_s, self.idle_s))
+            # a deciding process that stopped sending (views come at least once a second) is one that went away;
+            # with no idle bound, one that never answers the hello (``answer_s``)
+            sock.settimeout(self.answer_s if self.idle_s is None else max(self.wait_s, self.idle_s))
             greeting: Sequence[p.Message] = ()
             try:
                 with self._lock:

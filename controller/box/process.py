@@ -831,7 +831,8 @@ class Link:
         #: the oldest presses of ``Between`` messages merged while the menu did not read (``merged_between``)
         self.dropped_presses = 0
         self.closed = threading.Event()
-        self._lock = threading.Lock()
+        #: held while a message is taken and while the link changes hands (``play``, ``joins``: reentrant)
+        self._lock = threading.RLock()
         self._game: tuple[DecidingGame, Viewer] | None = None
         #: a ``wake`` waits in ``inbox`` not taken yet: another adds nothing (a storm of edges is one)
         self._wake_queued = False
@@ -884,6 +885,16 @@ class Link:
                         self._wake_queued = False
                     else:
                         game.take_from(viewer, message)
+
+    def joins(self, game: DecidingGame) -> None:
+        """A peer connected before ``game``: its viewer from now on, in the role it said, and what it said
+        meanwhile taken by the game before anything newer. Its reader waits meanwhile: a ``Hello`` it read
+        after the role was looked at would be the lobby's, too late (a plain viewer in the game: no pages,
+        the phones' server's panel refused)."""
+        with self._lock:
+            viewer = game.attach(self.sock, self.name, role=self.role, link=self)
+            for message in self.said:
+                game.take_from(viewer, message)
 
     def _read(self) -> None:
         try:
@@ -1522,9 +1533,7 @@ class Peers:
                     peer.outbox.close()
                     shut(peer.sock)
                     continue
-                viewer = game.attach(peer.sock, peer.name, role=peer.role, link=peer)
-                for message in peer.said:
-                    game.take_from(viewer, message)
+                peer.joins(game)
 
     def detach(self) -> None:
         """The evening's game is over: a peer connecting from now on waits for the next (``Link.waits``)."""

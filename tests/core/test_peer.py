@@ -416,3 +416,162 @@ def test_a_deciding_process_that_accepts_no_more_is_given_up_on_not_hung_on(tmp_
         for sock in queued:
             sock.close()
         server.close()
+
+
+class Contended:
+    """A lock that says when a thread has to wait for it (``waiting``), else the lock it wraps."""
+
+    def __init__(self, lock: Any, waiting: threading.Event) -> None:
+        self.lock, self.waiting = lock, waiting
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        if self.lock.acquire(blocking=False):
+            return True
+        if not blocking:
+            return False
+        self.waiting.set()
+        return bool(self.lock.acquire(True, timeout))
+
+    def release(self) -> None:
+        self.lock.release()
+
+    def __enter__(self) -> bool:
+        return self.acquire()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.release()
+
+
+def test_a_phones_server_whose_hello_is_read_as_the_game_takes_its_peers_over_is_the_games_phones_server(
+        tmp_path: Path) -> None:
+    """The phones' server connected before the game, and its ``Hello`` is read by its link's reader
+    just as the game takes the peers over (``Peers.start``: after the peer's role was looked at,
+    before the game reads its link): it is the game's phones' server all the same (the pages in its
+    views, its panel on the screens). Before, the lobby took the hello too late: the game had made
+    it a plain viewer and refused its panel ("viewer-1 sent a panel message, which only the phones'
+    server sends: ignored"), the flaky CI failure of test_join_code_wanted. A panel from a peer that
+    is no phones' server is still refused."""
+    from controller.box.process import DecidingGame, Link, Peers, shut
+    from controller.box.runtime import Box
+
+    spec = registry.get("reaction")
+    game = DecidingGame(Box(spec, spec.settings(2, seed=1)), None, None, until_us=None, results_s=0, screen_args=[])
+    screen, mine = socket.socketpair()
+    link = Link(mine)
+    peers = Peers(str(tmp_path / "views.sock"), link, lambda _m: p.Answered(False))
+    panel = p.PhonesPanel("http://box:8080", None, (False, False))
+    ends: list[socket.socket] = []
+    for n in (1, 2):  # the phones' server and a board follower, listed as ``Peers._accept`` lists a peer before the game
+        theirs, conn = socket.socketpair()
+        ends.append(theirs)
+        link.peers.append(Link(conn, f"viewer-{n}", lobby=link))
+    phones = link.peers[0]
+    read = threading.Event()  # the hello was taken, or the reader waits for the game to take the peer over
+    taken_over = game.attach
+    waits = phones.waits
+
+    def waiting(message: p.Message) -> None:
+        waits(message)
+        if isinstance(message, p.Hello):
+            read.set()
+
+    def attach(sock: socket.socket, name: str, process: Any = None, role: str = p.VIEWER,
+               link: Link | None = None) -> Any:
+        if link is phones:  # the hello comes now: its role was looked at, its link is not the game's yet
+            for message in (p.Hello(p.PHONES, "phones"), p.Panel(panel), p.PeerLine("phones", "said")):
+                channel.send(ends[0], message)
+            assert read.wait(DEADLINE_S)
+        return taken_over(sock, name, process, role, link)
+
+    said = {"phones": threading.Event(), "board": threading.Event()}
+    take_from = game.take_from
+
+    def taking(viewer: Any, message: p.Message) -> None:
+        take_from(viewer, message)
+        if isinstance(message, p.PeerLine):
+            said[message.source].set()  # after what it sent before it
+
+    phones.waits = waiting  # type: ignore[method-assign]
+    phones._lock = Contended(phones._lock, read)  # type: ignore[assignment]
+    game.attach = attach  # type: ignore[method-assign]
+    game.take_from = taking  # type: ignore[method-assign]
+    try:
+        peers.start(game)
+        assert said["phones"].wait(DEADLINE_S)
+        viewers = {viewer.name: viewer for viewer in game.viewers}
+        assert viewers["viewer-1"].role == p.PHONES and viewers["viewer-1"].companion
+        assert game.panel == panel
+        for message in (p.Hello(p.BOARD, "league"), p.Panel(None), p.PeerLine("board", "said")):
+            channel.send(ends[1], message)
+        assert said["board"].wait(DEADLINE_S)
+        assert viewers["viewer-2"].role == p.BOARD and game.panel == panel  # not the phones': refused
+    finally:
+        peers.close()
+        for viewer in game.viewers:
+            viewer.outbox.close(0.5)
+            shut(viewer.sock)
+        for end in ends:
+            end.close()
+        link.close()
+        screen.close()
+        mine.close()
+
+
+def test_an_evenings_phones_server_lets_a_deciding_process_that_never_answers_its_hello_go(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The menu's phones' server waits for the deciding process with no idle bound (silent between
+    games), but its hello is answered at once in and between games (its seats, the box's language):
+    one that accepted it and never answers (stuck; or its listening queue took the connection)
+    is let go after ``PEER_WAIT_S`` and looked for again, instead of held on to for ever. Once
+    answered, silence is no sign of its going. Before, the phones' server waited on it for good."""
+    from controller import peer as peer_mod
+
+    monkeypatch.setattr(peer_mod, "PEER_WAIT_S", 0.2)  # the phones' role's answer bound (read as it is made)
+    path = tmp_path / "stuck.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(4)
+    stuck = PeerLink(path, p.PHONES, "phones", wait_s=0, idle_s=None)
+    ended: list[p.Ended | None] = []
+    running = threading.Thread(target=lambda: ended.append(stuck.run(lambda _m: None)), daemon=True)
+    running.start()
+    try:
+        conn, _addr = server.accept()
+        with conn:
+            conn.settimeout(DEADLINE_S)  # a hang guard only: the peer closes its end within its answer bound
+            assert channel.receive(conn) == p.Hello(p.PHONES, "phones")
+            try:
+                assert conn.recv(1) == b"", "the peer sent more than its hello"
+            except TimeoutError:
+                pytest.fail("the phones' server still waits for a deciding process that never answers")
+    finally:
+        stuck.finish()
+        server.close()  # what connected again meanwhile is let go: the peer, finished, ends
+        running.join(DEADLINE_S)
+    assert not running.is_alive() and ended == [None]
+
+    path = tmp_path / "answers.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    answered = PeerLink(path, p.PHONES, "phones", wait_s=0, idle_s=None, answer_s=DEADLINE_S)
+    timeouts: list[float | None] = []
+
+    def take(_message: p.Message) -> None:
+        assert answered._sock is not None
+        timeouts.append(answered._sock.gettimeout())
+
+    running = threading.Thread(target=lambda: ended.append(answered.run(take)), daemon=True)
+    running.start()
+    try:
+        conn, _addr = server.accept()
+        with conn:
+            assert channel.receive(conn) == p.Hello(p.PHONES, "phones")
+            channel.send(conn, p.SetLanguage("en"))
+            channel.send(conn, p.Ended("menu"))
+            running.join(DEADLINE_S)
+    finally:
+        answered.finish()
+        server.close()
+        running.join(DEADLINE_S)
+    assert ended[-1] == p.Ended("menu") and timeouts == [None]  # answered: no bound on its silence
