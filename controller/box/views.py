@@ -603,8 +603,8 @@ def strip_as_drawn(scene: StripWording, spec: GameSpec, view: View, strip: Strip
     return shown if len(shown) == len(strip) else strip
 
 
-def board_as_shown(board: str, scene: StripWording, spec: GameSpec, view: View, strip: Strip,
-                   finished: bool = False) -> str:
+def board_as_shown(board: str, scene: StripWording, spec: GameSpec, view: View, strip: Strip, *,
+                   finished: bool) -> str:
     """A board page (JSON) with each player's label as the HDMI screen's ``scene`` words
     the strip, the results screen's at a ``finished`` game's end (``strip_as_drawn``; a
     board follower's, built where no scene is: the deciding process)."""
@@ -636,9 +636,10 @@ class RelayedPublisher(Publisher):
         self.roll_call: Mapping[str, Any] | None = None
         self._latest = self.before_game(first)
 
-    def update(self, snap: Snapshot, view: View, strip: Strip, finished: bool = False) -> Snapshot:
+    def update(self, snap: Snapshot, view: View, strip: Strip, *, finished: bool) -> Snapshot:
         """The deciding process's newest snapshot, and the view and strip it was built with
-        (``finished``: the game is over, as the view that brought them says)."""
+        (``finished``: the game is over, as the view that brought them says; required, so no
+        caller words a finished game's strip with its last round's words by forgetting it)."""
         self._built, self._view, self.live = snap, (view, strip, finished), True
         return self.publish()
 

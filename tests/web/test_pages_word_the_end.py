@@ -78,7 +78,7 @@ def on_pages(box: Box) -> dict[str, list[str]]:
         beside = local.build()
     phones = RelayedPublisher(box, snap)
     phones.scene = spec  # as controller/web/process.py sets it
-    served = phones.update(snap, view.public, view.strip, view.finished)
+    served = phones.update(snap, view.public, view.strip, finished=view.finished)
     hall = board_wording(Match("m1", "hall", ("a", "b"), spec.name))(replace(view, board=snap.board))
     return {"phones' host page": labels(served.host), "phones' scoreboard": labels(served.board),
             "one process's scoreboard": labels(beside.board), "hall's board": labels(hall)}

@@ -52,10 +52,10 @@ args = argparse.Namespace(viewer_socket="unused.sock", port=0, bind="127.0.0.1",
                           starter=0, evening=True, between=False, kept_seats=False)
 quiz, first = serving("quiz", pack="en-general")
 phones = Phones(args, quiz)
-said = [labels(phones.publisher.update(first, quiz_view, quiz_strip))]
+said = [labels(phones.publisher.update(first, quiz_view, quiz_strip, finished=False))]
 reaction, first = serving("reaction")
 phones.serve(reaction)
-said.append(labels(phones.publisher.update(first, reaction_view, reaction_strip)))
+said.append(labels(phones.publisher.update(first, reaction_view, reaction_strip, finished=False)))
 print(json.dumps({"labels": said, "pygame": "pygame" in sys.modules}))
 """
 

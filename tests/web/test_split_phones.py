@@ -248,7 +248,7 @@ def test_the_relayed_pages_word_the_strip_as_the_screen_and_the_one_process_page
     got: list[Any] = []
     relayed.listeners.append(got.append)
     relayed.scene = WordingScene()  # type: ignore[assignment]
-    snap = relayed.update(built, box.engine.public_view(), box.strip())
+    snap = relayed.update(built, box.engine.public_view(), box.strip(), finished=False)
     labels = [p["label"] for p in json.loads(snap.board)["players"]]
     assert labels == ["cell 0 in playing", "cell 1 in playing"] and got == [snap]
     for page in ("board", "host"):
