@@ -112,3 +112,25 @@ def test_every_finished_game_says_on_the_pages_what_the_screen_says(game: str, m
     if not scene_for(game).own_results:
         assert {status for status, _word in shown} <= {"won", "idle", "stuck", "disconnected"}
     agree(shown, on_pages(box))
+
+
+class OwnEndScene:
+    """A scene drawing an end screen of its own, wording each cell its own way."""
+
+    own_results = True
+
+    def adjust_strip(self, view: Any, strip: Any) -> Any:
+        return [{**cell, "label": f"own {i}"} for i, cell in enumerate(strip)]
+
+
+def test_the_pages_follow_the_scenes_own_end_screen_not_the_specs() -> None:
+    """Whether a finished game's strip is the results screen's is the scene's to say (its
+    ``own_results``), the scene the pages word the strip with: a scene with its own end screen keeps
+    its words though its spec (reaction's) has none (on the old code the spec decided: "WON")."""
+    box = scripted(REACTION_ENDS)
+    assert box.engine.finished and not box.spec.own_results
+    with box.lock:
+        pages = Publisher(box)
+        pages.scene = OwnEndScene()
+        snap = pages.build()
+    assert labels(snap.board) == ["own 0", "own 1", "own 2"]

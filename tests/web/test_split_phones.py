@@ -226,6 +226,8 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
 class WordingScene:
     """A scene that words each cell its own way (as the quiz's and reaction's do)."""
 
+    own_results = False
+
     def adjust_strip(self, view: Any, strip: Any) -> Any:
         return [{**cell, "label": f"cell {i} in {view.get('phase')}"} for i, cell in enumerate(strip)]
 
