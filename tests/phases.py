@@ -21,6 +21,7 @@ from controller.box.simulate import Session
 from games import registry, scenes
 from games.i18n import current_language, set_language
 from games.toolkit.results import ResultsScene
+from games.toolkit.results_words import results_drawn
 from games.toolkit.scene import Scene, freeze
 
 #: (players, options) beside each game's demo options that change what its screen shows
@@ -47,7 +48,7 @@ class PhaseFrame:
 
     def scene(self) -> Scene:
         scene = scenes.scene_for(self.game)
-        if self.finished and not scene.own_results:
+        if results_drawn(self.finished, scene.own_results):
             return ResultsScene(game_title=scene.title)
         return scene
 
