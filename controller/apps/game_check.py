@@ -23,7 +23,7 @@ from games import registry
 from games.base import COMMON_STATUS_LIGHTS, Action, GameSettings, GameSpec, OptionError, RuleError
 from games.i18n import LANGUAGES, known
 from games.scenes import scene_for
-from games.toolkit.results_words import drawn_strip
+from games.toolkit.results_words import results_drawn
 from games.toolkit.scene import Scene
 
 #: how long a bot game may take (virtual time) before "it never ends" is said
@@ -122,9 +122,10 @@ def _played(spec: GameSpec, seed: int,
     """The phases and statuses one bot game shows, whether it ended, the
     refusals of an unknown move offered along its first steps, and the first
     phase in which ``scene`` words the strip otherwise than the spec (the
-    phones' pages) does, if any: where it is drawn, the results screen's
-    at the end of a game without its own end screen (both word it with
-    ``results_strip``, so only ``own_results`` can part them there)."""
+    phones' pages) does, if any: wherever the scene's strip is drawn, not
+    at the end of a game without its own end screen (the results screen
+    words it there, for the pages too: ``results_drawn``; that the scene and
+    the spec agree on ``own_results`` is a requirement of its own)."""
     phases: set[str] = set()
     statuses: set[str] = set()
     refusals: list[RuleError] = []
@@ -137,9 +138,8 @@ def _played(spec: GameSpec, seed: int,
         phases.add(str(view.get("phase", "")))
         statuses.update(str(s) for s in view.get("status", ()))
         if scene is not None and not unworded:
-            strip, finished = box.strip(), box.engine.finished
-            if drawn_strip(scene.adjust_strip, scene.own_results, view, strip, finished) \
-                    != drawn_strip(spec.adjust_strip, scene.own_results, view, strip, finished):
+            strip, ended = box.strip(), results_drawn(box.engine.finished, scene.own_results)  # the results screen's strip
+            if not ended and scene.adjust_strip(view, strip) != spec.adjust_strip(view, strip):
                 unworded.append(str(view.get("phase", "")))
         if len(refusals) < 2 * PROBED_STEPS:
             for player in (None, 0):
