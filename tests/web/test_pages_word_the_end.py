@@ -15,49 +15,20 @@ gets from the presenter's frame of the finished game."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-import pygame
 import pytest
 
 from controller.box.runtime import Box
 from controller.box.views import Publisher, RelayedPublisher, view_of
 from controller.league.follow import board_wording
 from controller.league.tournament import Match
-from controller.screen.loop import Presenter, draw_box
-from controller.screen.screen import Screen
 from games import registry
-from games.i18n import set_language
 from games.scenes import scene_for
-from games.toolkit import scene as scene_module
-from games.toolkit.strip_words import status_label
+from tests.web.drawn import on_screen
 from tests.web.finished import REACTION_ENDS, played, scripted
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    set_language("en")
-    yield
-    set_language("en")
-
-
-def on_screen(box: Box, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    """Each strip cell's status and word as the HDMI screen draws the box's frame now."""
-    drawn: list[list[tuple[str, str]]] = []
-    real = scene_module.draw_strip
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        strip, labels = args[4], args[6]
-        drawn.append([(str(cell.get("status")), status_label(cell, labels)) for cell in strip])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(scene_module, "draw_strip", spy)
-    presenter = Presenter(Screen.open(headless=True, size=(1280, 720)), scene_for(box.spec.name))
-    draw_box(presenter, box, box.now_us, pygame.Surface((1280, 720)))
-    assert drawn, "no strip drawn"
-    return drawn[-1]
 
 
 def labels(page: str) -> list[str]:
