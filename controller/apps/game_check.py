@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.box.runtime import Box
-from controller.box.simulate import Session
+from controller.box.simulate import BOTS_END_WITHIN_US, Session
 from controller.box.views import PHASE_WORDS
 from games import registry
 from games.base import COMMON_STATUS_LIGHTS, Action, GameSettings, GameSpec, OptionError, RuleError
@@ -26,8 +26,6 @@ from games.scenes import scene_for
 from games.toolkit.results_words import results_drawn
 from games.toolkit.scene import Scene
 
-#: how long a bot game may take (virtual time) before "it never ends" is said
-LIMIT_US = 3_600_000_000
 #: every requirement a game must meet, in the words CONTRIBUTING.md lists them
 REQUIREMENTS = ("SPEC", "scene", "summary", "options", "new_bots", "phase_labels", "status_labels", "strip_wording",
                 "own_results", "refusals", "translated", "scenarios")
@@ -67,7 +65,7 @@ def problems(name: str, seed: int = 3) -> list[str]:
     phases, statuses, finished, refusals, unworded = _played(spec, seed, scene)
     if not finished:
         found.append(f"{name}: new_bots: the bots (GameSpec.new_bots, new_host) must play a game to its end "
-                     f"within {LIMIT_US // 60_000_000} minutes of game time (simulate, the demo and the tests need it)")
+                     f"within {BOTS_END_WITHIN_US // 60_000_000} minutes of game time (simulate, the demo and the tests need it)")
     phases |= enum_phases(registry.package_of(name))
     wordless = sorted(p for p in phases if p not in spec.phase_labels and p not in PHASE_WORDS)
     if wordless:
@@ -150,7 +148,7 @@ def _played(spec: GameSpec, seed: int,
 
     seen(box.engine.public_view())
     box.on_events.append(lambda events: seen(box.engine.public_view()))
-    session.run_virtual(LIMIT_US)
+    session.run_virtual(BOTS_END_WITHIN_US)  # then "it never ends" is said
     phases.discard("")
     return phases, statuses, box.engine.finished, refusals, unworded
 
