@@ -41,6 +41,7 @@ from controller.box.simulate import Session  # noqa: E402
 from games.registry import get  # noqa: E402
 from games.scenes import scene_for
 from games.toolkit.results import ResultsScene  # noqa: E402
+from games.toolkit.results_words import results_drawn  # noqa: E402
 from games.toolkit.scene import freeze  # noqa: E402
 
 SIZE = (1920, 1080)
@@ -74,7 +75,7 @@ def frame(game: str, players: int, want: Want, options: dict[str, Any], surface:
     while s.now_us < 900_000_000 and not want(s.box.engine.public_view()):
         s.step(max(s.next_time_us() or s.now_us + 1000, s.now_us))
     scene = scene_for(game)
-    if s.box.engine.finished and not scene.own_results:
+    if results_drawn(s.box.engine.finished, scene.own_results):
         scene = ResultsScene(game_title=scene.title)
     view, strip, now = s.box.engine.public_view(), s.box.strip(), s.now_us
     return lambda i: scene.draw(surface, freeze(view), [dict(c) for c in strip], now + i * 16_667)

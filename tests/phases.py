@@ -17,18 +17,17 @@ from typing import Any
 import pygame
 
 from controller.box.runtime import Box
-from controller.box.simulate import Session
+from controller.box.simulate import BOTS_END_WITHIN_US, Session
 from games import registry, scenes
 from games.i18n import current_language, set_language
 from games.toolkit.results import ResultsScene
+from games.toolkit.results_words import results_drawn
 from games.toolkit.scene import Scene, freeze
 
 #: (players, options) beside each game's demo options that change what its screen shows
 VARIANTS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "fiki-miki": [(6, {"open_hands": True}), (4, {"variant": "IIB"})],
 }
-#: how long one bot game may run (virtual time)
-LIMIT_US = 3_600_000_000
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ class PhaseFrame:
 
     def scene(self) -> Scene:
         scene = scenes.scene_for(self.game)
-        if self.finished and not scene.own_results:
+        if results_drawn(self.finished, scene.own_results):
             return ResultsScene(game_title=scene.title)
         return scene
 
@@ -78,7 +77,7 @@ def phase_frames(game: str, players: int, options: Options = (), language: str =
             frames.append(PhaseFrame(label, game, phase, freeze(box.engine.public_view()),
                                      tuple(dict(c) for c in box.strip()), session.now_us, box.engine.finished))
 
-        while not box.engine.finished and session.now_us < LIMIT_US:
+        while not box.engine.finished and session.now_us < BOTS_END_WITHIN_US:
             phase = str(box.engine.public_view()["phase"])
             if phase not in seen:
                 keep(phase)

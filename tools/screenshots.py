@@ -39,6 +39,7 @@ from games.registry import get  # noqa: E402
 from games.scenes import scene_for
 from games.toolkit import theme  # noqa: E402
 from games.toolkit.results import ResultsScene  # noqa: E402
+from games.toolkit.results_words import results_drawn  # noqa: E402
 from games.toolkit.scene import Scene, TitleScene, freeze  # noqa: E402
 
 #: names as the menu would hand them on (some long, some with Czech and Polish letters)
@@ -68,7 +69,7 @@ def strip(s: Session) -> list[dict[str, Any]]:
 
 def game_frame(game: str, s: Session, surface: pygame.Surface, later_us: int = 0) -> None:
     scene: Scene = scene_for(game)
-    if s.box.engine.finished and not scene.own_results:
+    if results_drawn(s.box.engine.finished, scene.own_results):
         scene = ResultsScene(game_title=scene.title)
     if s.box.engine.finished:  # the end screen's celebration, 1.2 s in: the podium up, confetti falling
         recording = theme.DRAWN, theme.INKED

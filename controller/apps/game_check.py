@@ -17,17 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from controller.box.runtime import Box
-from controller.box.simulate import Session
+from controller.box.simulate import BOTS_END_WITHIN_US, Session
 from controller.box.views import PHASE_WORDS
 from games import registry
 from games.base import COMMON_STATUS_LIGHTS, Action, GameSettings, GameSpec, OptionError, RuleError
 from games.i18n import LANGUAGES, known
 from games.scenes import scene_for
-from games.toolkit.results_words import drawn_strip
+from games.toolkit.results_words import results_drawn
 from games.toolkit.scene import Scene
 
-#: how long a bot game may take (virtual time) before "it never ends" is said
-LIMIT_US = 3_600_000_000
 #: every requirement a game must meet, in the words CONTRIBUTING.md lists them
 REQUIREMENTS = ("SPEC", "scene", "summary", "options", "new_bots", "phase_labels", "status_labels", "strip_wording",
                 "own_results", "refusals", "translated", "scenarios")
@@ -67,7 +65,7 @@ def problems(name: str, seed: int = 3) -> list[str]:
     phases, statuses, finished, refusals, unworded = _played(spec, seed, scene)
     if not finished:
         found.append(f"{name}: new_bots: the bots (GameSpec.new_bots, new_host) must play a game to its end "
-                     f"within {LIMIT_US // 60_000_000} minutes of game time (simulate, the demo and the tests need it)")
+                     f"within {BOTS_END_WITHIN_US // 60_000_000} minutes of game time (simulate, the demo and the tests need it)")
     phases |= enum_phases(registry.package_of(name))
     wordless = sorted(p for p in phases if p not in spec.phase_labels and p not in PHASE_WORDS)
     if wordless:
@@ -122,9 +120,10 @@ def _played(spec: GameSpec, seed: int,
     """The phases and statuses one bot game shows, whether it ended, the
     refusals of an unknown move offered along its first steps, and the first
     phase in which ``scene`` words the strip otherwise than the spec (the
-    phones' pages) does, if any: where it is drawn, the results screen's
-    at the end of a game without its own end screen (both word it with
-    ``results_strip``, so only ``own_results`` can part them there)."""
+    phones' pages) does, if any: wherever the scene's strip is drawn, not
+    at the end of a game without its own end screen (the results screen
+    words it there, for the pages too: ``results_drawn``; that the scene and
+    the spec agree on ``own_results`` is a requirement of its own)."""
     phases: set[str] = set()
     statuses: set[str] = set()
     refusals: list[RuleError] = []
@@ -137,9 +136,8 @@ def _played(spec: GameSpec, seed: int,
         phases.add(str(view.get("phase", "")))
         statuses.update(str(s) for s in view.get("status", ()))
         if scene is not None and not unworded:
-            strip, finished = box.strip(), box.engine.finished
-            if drawn_strip(scene.adjust_strip, scene.own_results, view, strip, finished) \
-                    != drawn_strip(spec.adjust_strip, scene.own_results, view, strip, finished):
+            strip, ended = box.strip(), results_drawn(box.engine.finished, scene.own_results)  # the results screen's strip
+            if not ended and scene.adjust_strip(view, strip) != spec.adjust_strip(view, strip):
                 unworded.append(str(view.get("phase", "")))
         if len(refusals) < 2 * PROBED_STEPS:
             for player in (None, 0):
@@ -150,7 +148,7 @@ def _played(spec: GameSpec, seed: int,
 
     seen(box.engine.public_view())
     box.on_events.append(lambda events: seen(box.engine.public_view()))
-    session.run_virtual(LIMIT_US)
+    session.run_virtual(BOTS_END_WITHIN_US)  # then "it never ends" is said
     phases.discard("")
     return phases, statuses, box.engine.finished, refusals, unworded
 

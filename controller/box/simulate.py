@@ -36,6 +36,9 @@ from games.base import (
 )
 from games.i18n import _
 
+#: a game's bots play it to its end within this much game time (``game_check`` requires it; the tests play so)
+BOTS_END_WITHIN_US = 3_600_000_000
+
 
 class Session:
     """A box with simulated players (and host) attached."""

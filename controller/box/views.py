@@ -275,7 +275,11 @@ class StripWording(Protocol):
     game's own wording, which its scene calls, stands in for it where none is
     drawn (``GameSpec.adjust_strip``: the phones' server, the league's follower).
     A finished game without an end screen of its own is worded as the results
-    screen words it instead (``strip_as_drawn``)."""
+    screen words it instead (``strip_as_drawn``), unless the scene draws its own
+    end screen (``own_results``; the spec says the same: ``GameSpec.own_results``)."""
+
+    @property
+    def own_results(self) -> bool: ...
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip: ...
 
@@ -431,7 +435,7 @@ class Publisher:
         screen's once a game without an end screen of its own is ``finished``), cell for cell."""
         if self.scene is None:
             return strip
-        return strip_as_drawn(self.scene, self.box.spec, view, strip, finished)
+        return strip_as_drawn(self.scene, view, strip, finished)
 
     def clip_state(self) -> str | None:
         """The question's clip for the pages: "playing", "paused", or None (none, or stopped)."""
@@ -595,20 +599,20 @@ def page_with_players(text: str, key: str, values: Mapping[int, str]) -> str:
     return json.dumps(page, default=str)
 
 
-def strip_as_drawn(scene: StripWording, spec: GameSpec, view: View, strip: Strip, finished: bool) -> Strip:
+def strip_as_drawn(scene: StripWording, view: View, strip: Strip, finished: bool) -> Strip:
     """The strip as the HDMI screen draws it, cell for cell: ``scene``'s wording (the game's spec
-    standing in for it), or the results screen's once the game is ``finished`` and draws no end
-    screen of its own (``GameSpec.own_results``); ``strip`` itself if a wording lost a cell."""
-    shown = drawn_strip(scene.adjust_strip, spec.own_results, view, strip, finished)
+    standing in for it), or the results screen's once the game is ``finished`` and ``scene`` draws
+    no end screen of its own (``own_results``); ``strip`` itself if a wording lost a cell."""
+    shown = drawn_strip(scene.adjust_strip, scene.own_results, view, strip, finished)
     return shown if len(shown) == len(strip) else strip
 
 
-def board_as_shown(board: str, scene: StripWording, spec: GameSpec, view: View, strip: Strip,
-                   finished: bool = False) -> str:
+def board_as_shown(board: str, scene: StripWording, spec: GameSpec, view: View, strip: Strip, *,
+                   finished: bool) -> str:
     """A board page (JSON) with each player's label as the HDMI screen's ``scene`` words
     the strip, the results screen's at a ``finished`` game's end (``strip_as_drawn``; a
     board follower's, built where no scene is: the deciding process)."""
-    shown = strip_as_drawn(scene, spec, view, strip, finished)
+    shown = strip_as_drawn(scene, view, strip, finished)
     if shown is strip:
         return board
     return page_with_players(board, "label", {i: status_label(cell, spec.status_labels) for i, cell in enumerate(shown)})
@@ -636,9 +640,10 @@ class RelayedPublisher(Publisher):
         self.roll_call: Mapping[str, Any] | None = None
         self._latest = self.before_game(first)
 
-    def update(self, snap: Snapshot, view: View, strip: Strip, finished: bool = False) -> Snapshot:
+    def update(self, snap: Snapshot, view: View, strip: Strip, *, finished: bool) -> Snapshot:
         """The deciding process's newest snapshot, and the view and strip it was built with
-        (``finished``: the game is over, as the view that brought them says)."""
+        (``finished``: the game is over, as the view that brought them says; required, so no
+        caller words a finished game's strip with its last round's words by forgetting it)."""
         self._built, self._view, self.live = snap, (view, strip, finished), True
         return self.publish()
 

@@ -156,7 +156,7 @@ def board_wording(match: Match | None) -> Callable[[p.View], str]:
         assert view.board is not None
         if spec is None:
             return view.board
-        return board_as_shown(view.board, spec, spec, view.public, view.strip, view.finished)
+        return board_as_shown(view.board, spec, spec, view.public, view.strip, finished=view.finished)
 
     return worded
 

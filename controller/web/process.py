@@ -240,7 +240,8 @@ class Phones:
             self.server.swap(self.link, self.publisher)
             fresh = self.fresh
             if fresh is not None and fresh.companion is not None:  # its first snapshot came before (views go first)
-                self.publisher.update(snapshot_from(fresh.companion), fresh.public, fresh.strip, fresh.finished)
+                self.publisher.update(snapshot_from(fresh.companion), fresh.public, fresh.strip,
+                                      finished=fresh.finished)
 
     def speak(self, message: p.SetLanguage) -> None:
         """The box's language changed (the menu's, through the deciding process): the pages' own texts
@@ -325,7 +326,7 @@ class Phones:
                 self.fresh = message
                 with self.link.lock:
                     self.publisher.update(snapshot_from(message.companion), message.public, message.strip,
-                                          message.finished)
+                                          finished=message.finished)
         elif isinstance(message, p.RollCallView):
             self.publisher.calling(message.view)
         elif isinstance(message, p.ShowPin):

@@ -49,7 +49,7 @@ def results_drawn(finished: bool, own_results: bool) -> bool:
 
 def results_strip(view: View, strip: Strip) -> Strip:
     """The strip under the results screen: the winners' cells say "WON" (and
-    flash, as their lamps do), the rest keep only faults (stuck, offline); no
+    flash on the screen), the rest keep only faults (stuck, offline); no
     game's own word (a reaction time, "EARLY") outlives the game, and a press
     now does nothing, so none shows. Each cell's ``label`` is its word, so the
     pages say it whatever the game calls its own statuses."""

@@ -161,7 +161,7 @@ def test_the_halls_board_says_what_the_rooms_screen_says() -> None:
     board = json.dumps({"type": "state", "players": [{"seat": 0, "label": "Ready"}, {"seat": 1, "label": "Ready"}]})
     strip = [{"name": "A", "status": "idle"}, {"name": "B", "status": "idle"}]
     shown = board_as_shown(board, scene_for("reaction"), spec, {"phase": "go", "false_starts": [1], "pressed": [0]},
-                           strip)
+                           strip, finished=False)
     assert [player["label"] for player in json.loads(shown)["players"]] == ["pressed", "EARLY"]
 
 

@@ -14,6 +14,7 @@ from games.registry import get
 from games.scenes import scene_for
 from games.toolkit.help import HelpOverlay, help_rows
 from games.toolkit.results import ResultsScene
+from games.toolkit.results_words import results_drawn
 from games.toolkit.scene import TitleScene, freeze
 from games.toolkit.theme import TEXT, Layout
 from tests.display.conftest import play_until, session
@@ -37,7 +38,8 @@ def said(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
 
 def draw(game: str, s: Any, size: tuple[int, int] = (1920, 1080)) -> pygame.Surface:
     surface = pygame.Surface(size)
-    scene = ResultsScene(game_title="x") if s.box.engine.finished and not scene_for(game).own_results else scene_for(game)
+    scene = ResultsScene(game_title="x") if results_drawn(s.box.engine.finished, scene_for(game).own_results) \
+        else scene_for(game)
     scene.draw(surface, freeze(s.box.engine.public_view()), s.box.strip(), s.now_us)
     return surface
 

@@ -8,11 +8,8 @@ from typing import Any
 from controller.box.press import Press
 from controller.box.runtime import Box
 from controller.box.scenario import build_box
-from controller.box.simulate import Session
+from controller.box.simulate import BOTS_END_WITHIN_US, Session
 from games import registry
-
-#: a game's bots play it to its end within this much game time (``game_check``'s bound)
-LIMIT_US = 3_600_000_000
 
 #: one reaction round to end the game (not carried on by itself): Cy starts early, Bob is first after GO at 2 s
 REACTION_ENDS: dict[str, Any] = {
@@ -43,6 +40,6 @@ def played(game: str, seed: int = 3) -> Box:
     spec = registry.get(game)
     settings = spec.settings(max(spec.min_players, min(4, spec.max_players)), seed, **spec.demo_options)
     box = Box(spec, settings)
-    Session(box, spec.new_bots(settings), spec.new_host(settings), seed).run_virtual(LIMIT_US)
+    Session(box, spec.new_bots(settings), spec.new_host(settings), seed).run_virtual(BOTS_END_WITHIN_US)
     assert box.engine.finished, f"{game}: the bots did not finish"
     return box

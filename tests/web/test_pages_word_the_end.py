@@ -15,49 +15,20 @@ gets from the presenter's frame of the finished game."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-import pygame
 import pytest
 
 from controller.box.runtime import Box
 from controller.box.views import Publisher, RelayedPublisher, view_of
 from controller.league.follow import board_wording
 from controller.league.tournament import Match
-from controller.screen.loop import Presenter, draw_box
-from controller.screen.screen import Screen
 from games import registry
-from games.i18n import set_language
 from games.scenes import scene_for
-from games.toolkit import scene as scene_module
-from games.toolkit.strip_words import status_label
+from tests.web.drawn import on_screen
 from tests.web.finished import REACTION_ENDS, played, scripted
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    set_language("en")
-    yield
-    set_language("en")
-
-
-def on_screen(box: Box, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
-    """Each strip cell's status and word as the HDMI screen draws the box's frame now."""
-    drawn: list[list[tuple[str, str]]] = []
-    real = scene_module.draw_strip
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        strip, labels = args[4], args[6]
-        drawn.append([(str(cell.get("status")), status_label(cell, labels)) for cell in strip])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(scene_module, "draw_strip", spy)
-    presenter = Presenter(Screen.open(headless=True, size=(1280, 720)), scene_for(box.spec.name))
-    draw_box(presenter, box, box.now_us, pygame.Surface((1280, 720)))
-    assert drawn, "no strip drawn"
-    return drawn[-1]
 
 
 def labels(page: str) -> list[str]:
@@ -78,7 +49,7 @@ def on_pages(box: Box) -> dict[str, list[str]]:
         beside = local.build()
     phones = RelayedPublisher(box, snap)
     phones.scene = spec  # as controller/web/process.py sets it
-    served = phones.update(snap, view.public, view.strip, view.finished)
+    served = phones.update(snap, view.public, view.strip, finished=view.finished)
     hall = board_wording(Match("m1", "hall", ("a", "b"), spec.name))(replace(view, board=snap.board))
     return {"phones' host page": labels(served.host), "phones' scoreboard": labels(served.board),
             "one process's scoreboard": labels(beside.board), "hall's board": labels(hall)}
@@ -112,3 +83,25 @@ def test_every_finished_game_says_on_the_pages_what_the_screen_says(game: str, m
     if not scene_for(game).own_results:
         assert {status for status, _word in shown} <= {"won", "idle", "stuck", "disconnected"}
     agree(shown, on_pages(box))
+
+
+class OwnEndScene:
+    """A scene drawing an end screen of its own, wording each cell its own way."""
+
+    own_results = True
+
+    def adjust_strip(self, view: Any, strip: Any) -> Any:
+        return [{**cell, "label": f"own {i}"} for i, cell in enumerate(strip)]
+
+
+def test_the_pages_follow_the_scenes_own_end_screen_not_the_specs() -> None:
+    """Whether a finished game's strip is the results screen's is the scene's to say (its
+    ``own_results``), the scene the pages word the strip with: a scene with its own end screen keeps
+    its words though its spec (reaction's) has none (on the old code the spec decided: "WON")."""
+    box = scripted(REACTION_ENDS)
+    assert box.engine.finished and not box.spec.own_results
+    with box.lock:
+        pages = Publisher(box)
+        pages.scene = OwnEndScene()
+        snap = pages.build()
+    assert labels(snap.board) == ["own 0", "own 1", "own 2"]

@@ -52,10 +52,10 @@ args = argparse.Namespace(viewer_socket="unused.sock", port=0, bind="127.0.0.1",
                           starter=0, evening=True, between=False, kept_seats=False)
 quiz, first = serving("quiz", pack="en-general")
 phones = Phones(args, quiz)
-said = [labels(phones.publisher.update(first, quiz_view, quiz_strip))]
+said = [labels(phones.publisher.update(first, quiz_view, quiz_strip, finished=False))]
 reaction, first = serving("reaction")
 phones.serve(reaction)
-said.append(labels(phones.publisher.update(first, reaction_view, reaction_strip)))
+said.append(labels(phones.publisher.update(first, reaction_view, reaction_strip, finished=False)))
 print(json.dumps({"labels": said, "pygame": "pygame" in sys.modules}))
 """
 
@@ -76,7 +76,6 @@ def test_the_phones_server_words_the_strip_as_the_screen_does_and_loads_no_pygam
                              shown_labels("reaction", REACTION_VIEW, REACTION_STRIP)]
     assert got["labels"] == [["", "RIGHT", ""], ["231.5 ms", "", "EARLY"]]  # worded, not the raw statuses
     assert got["pygame"] is False
-
 
 
 #: the phones' server as it runs (``Phones``) given the deciding process's view of a finished reaction
@@ -109,9 +108,10 @@ print(json.dumps({"labels": [player["label"] for player in page["players"]], "fi
 def test_the_phones_server_words_a_finished_game_as_the_results_screen_and_loads_no_pygame(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A reaction game ended on a false start: the screen draws the results screen, "WON" under
-    the winner and nothing else (tests/web/test_pages_word_the_end.py), and so do the pages of
-    the phones' server, which words them without pygame (not "EARLY", the last round's word)."""
-    from tests.web.test_pages_word_the_end import on_screen
+    the winner and no other word but a fault's (tests/web/test_pages_word_the_end.py), and so do
+    the pages of the phones' server, which words them without pygame (not "EARLY", the last
+    round's word)."""
+    from tests.web.drawn import on_screen
 
     done = subprocess.run([sys.executable, "-c", FINISHED_PROBE], capture_output=True, text=True, timeout=HANG_S,
                           check=False)

@@ -226,6 +226,8 @@ def test_two_phones_pick_their_seats_and_play_against_the_split_design(tmp_path:
 class WordingScene:
     """A scene that words each cell its own way (as the quiz's and reaction's do)."""
 
+    own_results = False
+
     def adjust_strip(self, view: Any, strip: Any) -> Any:
         return [{**cell, "label": f"cell {i} in {view.get('phase')}"} for i, cell in enumerate(strip)]
 
@@ -248,7 +250,7 @@ def test_the_relayed_pages_word_the_strip_as_the_screen_and_the_one_process_page
     got: list[Any] = []
     relayed.listeners.append(got.append)
     relayed.scene = WordingScene()  # type: ignore[assignment]
-    snap = relayed.update(built, box.engine.public_view(), box.strip())
+    snap = relayed.update(built, box.engine.public_view(), box.strip(), finished=False)
     labels = [p["label"] for p in json.loads(snap.board)["players"]]
     assert labels == ["cell 0 in playing", "cell 1 in playing"] and got == [snap]
     for page in ("board", "host"):
