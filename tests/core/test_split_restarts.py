@@ -15,8 +15,10 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -86,18 +88,49 @@ def kill(started: list[subprocess.Popen[bytes]]) -> Callable[[], None]:
     return killed
 
 
-def record_starts(monkeypatch: pytest.MonkeyPatch, started: Started,
-                  then: Callable[[subprocess.Popen[bytes]], None] = lambda _process: None) -> None:
-    """Each deciding process ``play`` starts appended to ``started``; ``then`` is told of it."""
+#: a start of a deciding process: it, and the screen's end of its channel
+Start = Callable[[], tuple[subprocess.Popen[bytes], socket.socket]]
+#: what a test starts in place of one deciding process, given the real start (which it may make itself)
+StandIn = Callable[[Start], tuple[subprocess.Popen[bytes], socket.socket]]
+
+#: a deciding process as it is before its first import: given its channel, it does nothing yet
+NEVER_STARTS = [sys.executable, "-c", "import time; time.sleep(3600)"]
+#: a deciding process that breaks as it starts, saying no reason: an unhandled MemoryError (exit 1)
+BREAKS = [sys.executable, "-c", "raise MemoryError"]
+
+
+def dies_early(_real: Start) -> tuple[subprocess.Popen[bytes], socket.socket]:
+    """One killed (-9) as it starts, before it could show anything: a process that never gets as
+    far as reading the journal, given the channel, and killed at once. (A real deciding process
+    killed right after its start got as far as listening on a loaded runner: it is lifted to
+    real-time priority at once, and ran its imports while this thread waited for a core.)"""
+    process, sock = spawn_deciding([], program=NEVER_STARTS)
+    os.kill(process.pid, signal.SIGKILL)
+    return process, sock
+
+
+def breaks(_real: Start) -> tuple[subprocess.Popen[bytes], socket.socket]:
+    """One that breaks as it starts (exit 1, no reason said), its channel closed."""
+    mine, theirs = socket.socketpair()
+    theirs.close()
+    return subprocess.Popen(BREAKS, stderr=subprocess.DEVNULL, start_new_session=True), mine
+
+
+def record_starts(monkeypatch: pytest.MonkeyPatch, then: Callable[[subprocess.Popen[bytes]], None] = lambda _process: None,
+                  stand_ins: Mapping[int, StandIn] = MappingProxyType({})) -> Started:
+    """The deciding processes ``play`` starts, each appended as it starts and ``then`` told of it;
+    the ``n``-th (from 0) is ``stand_ins[n]``'s where it has one, else the real one."""
+    started = Started()
     start_decider = viewer.start_decider
 
     def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
-        process, sock = start_decider(game, resume)
+        process, sock = stand_ins.get(len(started), lambda real: real())(partial(start_decider, game, resume))
         started.append(process)
         then(process)
         return process, sock
 
     monkeypatch.setattr(viewer, "start_decider", starting)
+    return started
 
 
 def after_each_frame(monkeypatch: pytest.MonkeyPatch, then: Callable[[Presenter, p.View], None]) -> None:
@@ -131,10 +164,6 @@ def frame_line(presenter: Presenter, shown: p.View) -> str | None:
     return (presenter.results if shown.finished else presenter.scene).message
 
 
-#: a deciding process as it is before its first import: given its channel, it does nothing yet
-NEVER_STARTS = [sys.executable, "-c", "import time; time.sleep(3600)"]
-
-
 def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The first deciding process is killed mid-game (late), the next two as
@@ -142,31 +171,16 @@ def test_three_deaths_in_a_row_early_and_late_and_the_game_goes_on(
     it showed the game (late again); the fifth carries on and the host stops
     the game: exit 0, the winner kept, one ``end``."""
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started = Started()
     seen: list[tuple[str, Any]] = []  # what the screen did, in order: ("start", n), ("view", v), ("frame", message)
     update = viewer.DecidingLink.update
-
-    start_decider = viewer.start_decider
-
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
-        """The second and third die early: started as a process that never gets as far as
-        reading the journal, and killed at once. (A real deciding process killed right after
-        its start got as far as listening on a loaded runner: it is lifted to real-time
-        priority at once, and ran its imports while this thread waited for a core.)"""
-        if len(started) in (1, 2):
-            process, sock = spawn_deciding([], program=NEVER_STARTS)
-            os.kill(process.pid, signal.SIGKILL)
-        else:
-            process, sock = start_decider(game, resume)
-        started.append(process)
-        seen.append(("start", len(started)))
-        return process, sock
 
     def viewed(self: viewer.DecidingLink, view: p.View) -> None:
         update(self, view)
         seen.append(("view", view.version))
 
-    monkeypatch.setattr(viewer, "start_decider", starting)
+    # the second and third die early
+    started = record_starts(monkeypatch, lambda _process: seen.append(("start", len(started))),
+                            stand_ins={1: dies_early, 2: dies_early})
     monkeypatch.setattr(viewer.DecidingLink, "update", viewed)
     after_each_frame(monkeypatch, lambda presenter, shown: seen.append(("frame", frame_line(presenter, shown))))
 
@@ -254,9 +268,8 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     from tests.core.test_split import press
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started = Started()
+    started = record_starts(monkeypatch)
     messages: list[str | None] = []
-    record_starts(monkeypatch, started)
     after_each_frame(monkeypatch, lambda presenter, shown: messages.append(frame_line(presenter, shown)))
     seen: dict[str, Any] = {}
 
@@ -339,10 +352,6 @@ def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_th
     assert (tmp_path / "q.jsonl.unsaved").exists()
 
 
-#: a deciding process that breaks as it starts, saying no reason: an unhandled MemoryError (exit 1)
-BREAKS = [sys.executable, "-c", "raise MemoryError"]
-
-
 @pytest.mark.parametrize("then", ["takes", "refuses"])
 def test_one_started_again_that_breaks_before_it_shows_the_game_is_tried_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -356,24 +365,15 @@ def test_one_started_again_that_breaks_before_it_shows_the_game_is_tried_again(
 
     monkeypatch.setattr(viewer, "RESTART_WAIT_S", 0.0)
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started = Started()
     locks: list[int] = []
-    start_decider = viewer.start_decider
 
-    def starting(game: viewer.SplitGame, resume: bool) -> tuple[subprocess.Popen[bytes], socket.socket]:
-        if len(started) in (1, 2):
-            mine, theirs = socket.socketpair()
-            theirs.close()
-            started.append(subprocess.Popen(BREAKS, stderr=subprocess.DEVNULL, start_new_session=True))
-            return started[-1], mine
-        if len(started) == 3 and then == "refuses":  # another process writes the journal now
-            locks.append(os.open(journal, os.O_RDONLY))
-            fcntl.flock(locks[0], fcntl.LOCK_EX | fcntl.LOCK_NB)
-        process, sock = start_decider(game, resume)
-        started.append(process)
-        return process, sock
+    def locked_first(real: Start) -> tuple[subprocess.Popen[bytes], socket.socket]:
+        """Another process writes the journal now; then the real one."""
+        locks.append(os.open(journal, os.O_RDONLY))
+        fcntl.flock(locks[0], fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return real()
 
-    monkeypatch.setattr(viewer, "start_decider", starting)
+    started = record_starts(monkeypatch, stand_ins={1: breaks, 2: breaks} | ({3: locked_first} if then == "refuses" else {}))
 
     def host() -> None:
         won_then_killed(views_at, journal, started, gone=True)
@@ -418,14 +418,13 @@ def test_killed_again_and_again_the_game_stops_with_its_journal_kept(
     waits: list[float] = []
     monkeypatch.setattr(viewer, "backing_off", waits.append)  # what it would wait, without waiting
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started = Started()
 
     def at_once(process: subprocess.Popen[bytes]) -> None:
         if len(started) > 1:
             os.kill(process.pid, signal.SIGKILL)
         assert len(started) <= viewer.DEATHS_LIMIT, "started again for ever"
 
-    record_starts(monkeypatch, started, at_once)
+    started = record_starts(monkeypatch, at_once)
 
     with beside(lambda: won_then_killed(views_at, journal, started, gone=False), kill(started)):
         code = play(journal, views_at)
@@ -486,7 +485,6 @@ def test_a_sigterm_as_the_screen_says_it_restarts_still_closes_the_game(
     is started and closes the game (the journal's ``end``, the press kept),
     not left open with the command gone."""
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
-    started = Started()
     sent: list[bool] = []
 
     def stop_while_restarting(presenter: Presenter, _shown: p.View) -> None:
@@ -495,7 +493,7 @@ def test_a_sigterm_as_the_screen_says_it_restarts_still_closes_the_game(
             sent.append(True)
             os.kill(os.getpid(), signal.SIGTERM)  # the stop, as the screen says it restarts
 
-    record_starts(monkeypatch, started)
+    started = record_starts(monkeypatch)
     after_each_frame(monkeypatch, stop_while_restarting)
 
     try:
