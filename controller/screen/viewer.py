@@ -83,7 +83,8 @@ RESTART_WAIT_MAX_S = 8.0
 
 #: how long a stop waits for the deciding process's ``Ended`` (it sends it as its close ends: a journal's
 #: end, lamps off, an evening's inputs delivered up to the close, ``CLOSE_WAIT_S``); a process that
-#: exits without it is not waited for this long (its channel closes)
+#: exits without it is not waited for this long (its channel closes); one whose close is slower (a card
+#: refusing records is retried for a grace, a loaded box) is waited for all the same, its Ended read as it exits
 ENDED_WAIT_S = 10.0
 
 #: what the channel's reader thread puts in: a message, a peer of another version, or None (the channel closed)

@@ -159,6 +159,23 @@ def won_then_killed(views_at: Path, journal: Path, started: Started, gone: bool)
         sock.close()
 
 
+def card_full_then_won(sock: socket.socket, journal: Path, decider: int) -> None:
+    """Through the viewer socket, once the game shows: the card filled (the deciding
+    process ``decider`` may not grow any file past the journal's size), the game armed
+    and won; back once a view says the journal's trouble and the winner."""
+    import resource
+
+    from tests.core.test_split import press
+
+    until(sock, lambda m: isinstance(m, p.View))
+    size = journal.stat().st_size
+    resource.prlimit(decider, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+    channel.send(sock, p.HostKey("arm", 0))
+    until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+    press(sock, 1)
+    until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+
+
 def frame_line(presenter: Presenter, shown: p.View) -> str | None:
     """The line a frame shows: the results' once the game is finished, else the scene's."""
     return (presenter.results if shown.finished else presenter.scene).message
@@ -261,11 +278,8 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     one line that says how many records the disk refused and where they
     wait, the screen says the same line, the ``ended`` message carries the
     count, and ``journal check`` names the gap."""
-    import resource
-
     from controller.box.journal_writer import unsaved_line
     from controller.cli import main
-    from tests.core.test_split import press
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started = record_starts(monkeypatch)
@@ -276,13 +290,7 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     def host() -> None:
         sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
-            until(sock, lambda m: isinstance(m, p.View))
-            size = journal.stat().st_size
-            resource.prlimit(started.nth(0).pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
-            channel.send(sock, p.HostKey("arm", 0))
-            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
-            press(sock, 1)
-            until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+            card_full_then_won(sock, journal, started.nth(0).pid)
         finally:
             channel.send(sock, p.Stop("menu"))
             seen["ended"] = until(sock, lambda m: isinstance(m, p.Ended))
@@ -312,13 +320,12 @@ def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_th
     with the one line, in the box's language, that says how many records
     the disk refused and where they wait; no traceback."""
     import re
-    import resource
     import sys
 
     from controller.box.journal_writer import unsaved_line
     from controller.box.process import READY_LINE
     from games.i18n import current_language, set_language
-    from tests.core.test_split import ENV, ROOT, press
+    from tests.core.test_split import ENV, ROOT
     from tests.processes import running
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
@@ -336,13 +343,7 @@ def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_th
         try:
             _i, line = err.wait_for(lambda x: x.startswith(ready))
             decider = int(re.findall(r"\d+", line.removeprefix(ready))[0])
-            until(sock, lambda m: isinstance(m, p.View))
-            size = journal.stat().st_size
-            resource.prlimit(decider, resource.RLIMIT_FSIZE, (size, size))  # the card is full
-            channel.send(sock, p.HostKey("arm", 0))
-            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
-            press(sock, 1)
-            until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+            card_full_then_won(sock, journal, decider)
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(DEADLINE_S) == 1, "\n".join(err.lines)
         finally:
@@ -361,11 +362,8 @@ def test_a_sigterm_whose_close_outlasts_the_wait_for_its_ended_still_exits_1_wit
     waits for the process's exit all the same, and the ``Ended`` came before
     it: read then, it still exits 1 with the one line saying how many records
     the disk refused (it exited 0 without a word: seen on a loaded runner)."""
-    import resource
-
     from controller.box.journal_writer import unsaved_line
     from controller.system import signals
-    from tests.core.test_split import press
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started = record_starts(monkeypatch)
@@ -385,13 +383,7 @@ def test_a_sigterm_whose_close_outlasts_the_wait_for_its_ended_still_exits_1_wit
     def host() -> None:
         sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
-            until(sock, lambda m: isinstance(m, p.View))
-            size = journal.stat().st_size
-            resource.prlimit(started.nth(0).pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
-            channel.send(sock, p.HostKey("arm", 0))
-            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
-            press(sock, 1)
-            until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+            card_full_then_won(sock, journal, started.nth(0).pid)
             assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None), "play's handlers not installed"
             os.kill(os.getpid(), signal.SIGTERM)  # systemd's stop, to play alone
         finally:
