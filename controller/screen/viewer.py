@@ -83,7 +83,8 @@ RESTART_WAIT_MAX_S = 8.0
 
 #: how long a stop waits for the deciding process's ``Ended`` (it sends it as its close ends: a journal's
 #: end, lamps off, an evening's inputs delivered up to the close, ``CLOSE_WAIT_S``); a process that
-#: exits without it is not waited for this long (its channel closes)
+#: exits without it is not waited for this long (its channel closes); one whose close is slower (a card
+#: refusing records is retried for a grace, a loaded box) is waited for all the same, its Ended read as it exits
 ENDED_WAIT_S = 10.0
 
 #: what the channel's reader thread puts in: a message, a peer of another version, or None (the channel closed)
@@ -173,13 +174,16 @@ class DecidingLink(ViewedGame):
         channel closed first (the process died), a peer that cannot be read,
         or nothing came within ``timeout_s``."""
         inbox = self.inbox
+        # asked before the queue is read: a reader that put its last word (the end) and stopped just after
+        # that read would have it left behind in the old queue, and the new reader find the channel closed
+        stopped = self.reading is None or not self.reading.is_alive()
         # what the reader read already, its last word (the end, or None) included
         while (message := taken(inbox)) is not NOTHING:
             if message is None or isinstance(message, (p.Ended, p.Refused, channel.VersionMismatch)):
                 return message if isinstance(message, p.Ended) else None
         if self.sock is None:
             return None
-        if self.reading is None or not self.reading.is_alive():
+        if stopped:
             inbox = self.listen()  # its reader stopped at the game's first view (``opening``): read on
         deadline = time.monotonic() + timeout_s
         while (left := deadline - time.monotonic()) > 0:
@@ -864,6 +868,10 @@ def stop_decider(process: subprocess.Popen[bytes], sock: socket.socket, box: Dec
         channel.send(sock, p.Stop(p.EndReason.STOPPED))
     ended = None if box is None else box.ended()
     process.wait()
+    if box is not None and ended is None:
+        # a close slower than ``ENDED_WAIT_S`` (a card refusing records is retried for a grace, a loaded box):
+        # it was waited for all the same, and its ``Ended`` (the unsaved records' count) came before its exit
+        ended = box.ended()
     if box is not None:
         if ended is None:
             log.warning("the deciding process (exit %s) sent no end of the game after the stop", process.returncode)

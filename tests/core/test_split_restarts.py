@@ -159,6 +159,23 @@ def won_then_killed(views_at: Path, journal: Path, started: Started, gone: bool)
         sock.close()
 
 
+def card_full_then_won(sock: socket.socket, journal: Path, decider: int) -> None:
+    """Through the viewer socket, once the game shows: the card filled (the deciding
+    process ``decider`` may not grow any file past the journal's size), the game armed
+    and won; back once a view says the journal's trouble and the winner."""
+    import resource
+
+    from tests.core.test_split import press
+
+    until(sock, lambda m: isinstance(m, p.View))
+    size = journal.stat().st_size
+    resource.prlimit(decider, resource.RLIMIT_FSIZE, (size, size))  # the card is full
+    channel.send(sock, p.HostKey("arm", 0))
+    until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
+    press(sock, 1)
+    until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+
+
 def frame_line(presenter: Presenter, shown: p.View) -> str | None:
     """The line a frame shows: the results' once the game is finished, else the scene's."""
     return (presenter.results if shown.finished else presenter.scene).message
@@ -261,11 +278,8 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     one line that says how many records the disk refused and where they
     wait, the screen says the same line, the ``ended`` message carries the
     count, and ``journal check`` names the gap."""
-    import resource
-
     from controller.box.journal_writer import unsaved_line
     from controller.cli import main
-    from tests.core.test_split import press
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
     started = record_starts(monkeypatch)
@@ -276,13 +290,7 @@ def test_a_stop_with_records_the_card_refused_exits_1_and_says_how_many(
     def host() -> None:
         sock = connect_when_listening(str(views_at), DEADLINE_S)
         try:
-            until(sock, lambda m: isinstance(m, p.View))
-            size = journal.stat().st_size
-            resource.prlimit(started.nth(0).pid, resource.RLIMIT_FSIZE, (size, size))  # the card is full
-            channel.send(sock, p.HostKey("arm", 0))
-            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
-            press(sock, 1)
-            until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+            card_full_then_won(sock, journal, started.nth(0).pid)
         finally:
             channel.send(sock, p.Stop("menu"))
             seen["ended"] = until(sock, lambda m: isinstance(m, p.Ended))
@@ -312,13 +320,12 @@ def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_th
     with the one line, in the box's language, that says how many records
     the disk refused and where they wait; no traceback."""
     import re
-    import resource
     import sys
 
     from controller.box.journal_writer import unsaved_line
     from controller.box.process import READY_LINE
     from games.i18n import current_language, set_language
-    from tests.core.test_split import ENV, ROOT, press
+    from tests.core.test_split import ENV, ROOT
     from tests.processes import running
 
     journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
@@ -336,13 +343,7 @@ def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_th
         try:
             _i, line = err.wait_for(lambda x: x.startswith(ready))
             decider = int(re.findall(r"\d+", line.removeprefix(ready))[0])
-            until(sock, lambda m: isinstance(m, p.View))
-            size = journal.stat().st_size
-            resource.prlimit(decider, resource.RLIMIT_FSIZE, (size, size))  # the card is full
-            channel.send(sock, p.HostKey("arm", 0))
-            until(sock, lambda m: isinstance(m, p.View) and m.public.get("phase") == "armed")
-            press(sock, 1)
-            until(sock, lambda m: isinstance(m, p.View) and m.journal is not None and has_winner(m))
+            card_full_then_won(sock, journal, decider)
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(DEADLINE_S) == 1, "\n".join(err.lines)
         finally:
@@ -350,6 +351,89 @@ def test_a_sigterm_with_records_the_card_refused_exits_1_and_says_how_many_in_th
     lines = "\n".join(err.lines)
     assert len([x for x in err.lines if x in said]) == 1 and "Traceback" not in lines, lines
     assert (tmp_path / "q.jsonl.unsaved").exists()
+
+
+def test_a_sigterm_whose_close_outlasts_the_wait_for_its_ended_still_exits_1_with_the_unsaved_count(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The card fills mid-game, then a SIGTERM: the deciding process's close
+    retries the refused records for a grace before it gives up on them, and on
+    a loaded box that close outlasts the screen's wait for its ``Ended``
+    (``ENDED_WAIT_S``): here the first wait is over before it came. ``play``
+    waits for the process's exit all the same, and the ``Ended`` came before
+    it: read then, it still exits 1 with the one line saying how many records
+    the disk refused (it exited 0 without a word: seen on a loaded runner)."""
+    from controller.box.journal_writer import unsaved_line
+    from controller.system import signals
+
+    journal, views_at = tmp_path / "q.jsonl", tmp_path / "views.sock"
+    started = record_starts(monkeypatch)
+    # the SIGTERM stays this process's 'received' after play: forgotten after the test
+    monkeypatch.setattr(signals._state, "received", signals._state.received)
+    monkeypatch.setattr(signals._state, "raised", signals._state.raised)
+    ended = viewer.DecidingLink.ended
+    waits: list[bool] = []  # per wait for the Ended: whether the deciding process was still running at it
+
+    def first_over_too_soon(self: viewer.DecidingLink, timeout_s: float = viewer.ENDED_WAIT_S) -> p.Ended | None:
+        """The first wait ends before the ``Ended`` came (what a close slower than ``ENDED_WAIT_S`` does)."""
+        waits.append(started.nth(0).poll() is None)
+        return None if len(waits) == 1 else ended(self, timeout_s)
+
+    monkeypatch.setattr(viewer.DecidingLink, "ended", first_over_too_soon)
+
+    def host() -> None:
+        sock = connect_when_listening(str(views_at), DEADLINE_S)
+        try:
+            card_full_then_won(sock, journal, started.nth(0).pid)
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None), "play's handlers not installed"
+            os.kill(os.getpid(), signal.SIGTERM)  # systemd's stop, to play alone
+        finally:
+            sock.close()
+
+    with beside(host, kill(started)):
+        code = play(journal, views_at)
+    err = capsys.readouterr().err
+    kept = tmp_path / "q.jsonl.unsaved"
+    said = [x for x in err.splitlines() if x.startswith(f"buzzerbox play: {journal}: ")]
+    assert code == 1 and len(said) == 1 and "Traceback" not in err, err
+    unsaved = len(kept.read_text().splitlines())
+    assert unsaved >= 2 and said[0].endswith(unsaved_line(unsaved, kept)), err  # the press, the end ...
+    assert waits[0] and len(waits) == 2, waits  # the first wait was over while it still closed the game
+
+
+def test_the_end_read_as_the_reader_stops_is_not_left_in_its_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wait for the deciding process's ``Ended`` finds the reader's queue
+    empty; just then the reader puts the ``Ended`` in and stops (its last
+    word), and the channel closes (the process exited): the wait takes the
+    ``Ended`` from that queue, not a closed channel from a new reader."""
+    from games.registry import get
+
+    spec = get("quiz")
+    link = viewer.DecidingLink(spec, spec.settings(2))
+    mine, theirs = socket.socketpair()
+    link.connect(mine)
+    link.listen()
+    reading = link.reading
+    assert reading is not None
+    take = viewer.taken
+    came: list[bool] = []
+
+    def then_it_comes(inbox: viewer.Inbox, timeout_s: float | None = None) -> Any:
+        """Its first look finds nothing; the end comes, and the reader stops, before the next look."""
+        message = take(inbox, timeout_s)
+        if message is viewer.NOTHING and not came:
+            came.append(True)
+            channel.send(theirs, p.Ended(p.EndReason.STOPPED, unsaved=3))
+            theirs.close()  # the process exited
+            reading.join(DEADLINE_S)
+            assert not reading.is_alive(), "the reader did not stop at the end"
+        return message
+
+    monkeypatch.setattr(viewer, "taken", then_it_comes)
+    try:
+        ended = link.ended(DEADLINE_S)
+    finally:
+        mine.close()
+    assert came and ended is not None and ended.unsaved == 3, ended
 
 
 @pytest.mark.parametrize("then", ["takes", "refuses"])
