@@ -137,6 +137,8 @@ class Decider(threading.Thread):
         self._spun_to: int | None = None
         #: how the coming step came to run (recorded with its lamp)
         self._path = LampPath.DELIVERY
+        #: the box's edge readers are parked (``_park_readers``)
+        self._readers_parked = False
 
     def submit(self, command: Command) -> None:
         """Run ``command`` on the deciding thread before its next step (a host
@@ -172,14 +174,41 @@ class Decider(threading.Thread):
                 now = self.now()
                 planned = due if due is not None and due - now <= DECIDER_MAX_SLEEP_S * 1e6 else None
                 spin = planned is not None and planned == self._decision_due
+                if spin and planned is not None and (ahead := self._armed_ahead(planned)):
+                    planned = ahead.at_us  # (the race's own moment, when a little later)
+                self._park_readers(self._ahead is not None)
                 lead = DECIDER_WAKE_LEAD_US if spin else 0
                 timeout = (DECIDER_MAX_SLEEP_S if due is None
                            else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - lead - now) / 1e6)))
         except BaseException as exc:  # whoever runs the game raises it: a game never runs on undecided
             self.error = exc
         finally:
+            self._park_readers(False)
             if profile is not None:
                 profile.dump()
+
+    def _armed_ahead(self, due_us: int) -> ArmedLamp | None:
+        """The lamp a decision's moment (``due_us``) lights, armed as the wait for it begins
+        (``Box.armed_lamp``; None: nothing armed, or the box is left to the step): the edge
+        readers are parked for the wait (``_park_readers``)."""
+        if self._ahead is None and self.rehearse is not None:
+            with self.box.lock:
+                if self.box.may_stay_armed():
+                    self._ahead = self.box.armed_lamp(due_us)
+        return self._ahead
+
+    def _park_readers(self, parked: bool) -> None:
+        """Park the box's edge readers while the thread waits for an armed lamp, and let them go on
+        once it does not: parked, a reader does not wake for an edge, so a runner-up's bounce neither
+        wakes this thread nor takes the interpreter in the middle of its spin (the reader took it at the
+        switch interval, and the lamp waited for its turn): it waits in the pipe for this thread's own
+        reads (``Box.sources_holding`` in the spin, ``Box.fire_armed`` at the moment), which are what
+        decide anyway. An armed lamp is the earliest decision due, so nothing in the pipe can be due
+        before the spin reads it."""
+        if parked != self._readers_parked:
+            self._readers_parked = parked
+            for reader in self.box.edge_readers:
+                reader.park(parked)
 
     def _spin_until(self, due_us: int) -> bool:
         """Spin to ``due_us`` (box time), the interpreter held (``DECIDER_WAKE_LEAD_US``);
@@ -212,6 +241,7 @@ class Decider(threading.Thread):
                     return True
                 absorbed = True
             if turn % DECIDER_SPIN_LOOK_EVERY == 0 and holding():
+                self._park_readers(False)  # a reader busy with a chunk: it is waited for
                 handed = arrived.wait(DECIDER_HANDOVER_S)  # the reader's turn: it wakes the thread when delivered
                 if not handed or armed is None or not self._beside(armed):
                     self._path = LampPath.HANDOVER
@@ -227,6 +257,7 @@ class Decider(threading.Thread):
             return absorbed
         if holding():
             self._path = LampPath.HANDOVER
+            self._park_readers(False)
             return arrived.wait(DECIDER_HANDOVER_S) or absorbed
         return arrived.is_set() or absorbed
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.box.deciding import Decider, LampPath
 from controller.box.press import Edge
-from controller.box.runtime import Box
+from controller.box.runtime import HOLDING_ASKED_AT_US, Box
 from games.base import Action, GameEvent
 from tests.core.test_armed_lamp import LAG_US, Lamps, Ticking, quiz_box
 
@@ -144,3 +144,64 @@ def test_nothing_armed_for_one_race_is_lit_in_the_next() -> None:
     game.play(game.edge(10_000, 2, 0), game.edge(10_400, 1, 0), game.edge(10_450, 1, 1), game.edge(10_480, 1, 0),
               game.edge(30_000, 2, 1), game.edge(30_200, 1, 1))
     assert game.winners() == [2] and [lit[:2] for lit in game.lamps.lit] == [(2, "first")]
+
+
+class Reader:
+    """An edge reader as the deciding thread parks it (``PipeReader.park``): when, and which way."""
+
+    def __init__(self, clock: Ticking) -> None:
+        self.clock = clock
+        self.parks: list[tuple[int, bool]] = []
+
+    def park(self, parked: bool) -> None:
+        self.parks.append((self.clock.now_us, parked))
+
+
+def test_the_edge_readers_rest_from_the_press_s_step_until_its_lamp_and_bounces_do_not_stir_them() -> None:
+    """Armed for the race's moment, the thread parks the readers (a runner-up's bounce then waits in
+    the pipe for its own reads, and no reader takes the interpreter in its spin) and lets them go on
+    once the moment's step is done, once: the bounces beside the lamp neither unpark nor park again."""
+    game = Played()
+    reader = Reader(game.clock)
+    game.box.edge_readers.append(reader)
+    game.play(game.edge(10_000, 2, 0), game.edge(10_400, 1, 0), game.edge(10_450, 1, 1), game.edge(10_480, 1, 0))
+    assert game.paths() == [LampPath.ARMED] and game.winners() == [2]
+    (parked_at, parked), (resumed_at, resumed) = reader.parks
+    assert parked and 10_000 <= parked_at < 10_400  # in the step that took the press
+    assert not resumed and resumed_at >= game.lamps.lit[0][2] >= MOMENT  # after its lamp
+
+
+def test_a_reader_busy_with_a_chunk_in_the_spin_is_let_go_on_and_waited_for() -> None:
+    """A reader still handing a chunk over when the spin looks (``Box.sources_holding``) holds an
+    edge the decision waits for: the readers are unparked before the thread waits for its delivery
+    (parked, it would wait for nothing), and the lamp is still the race's."""
+    game = Played()
+    reader = Reader(game.clock)
+    game.box.edge_readers.append(reader)
+    mark = game.box.marks["gpio"]
+    busy = [True]
+
+    def probe(now_us: int) -> int | None:
+        if now_us == HOLDING_ASKED_AT_US and busy[0] and reader.parks and reader.parks[-1][1]:
+            busy[0] = False
+            return None  # busy, it cannot say yet
+        return now_us - LAG_US
+
+    mark.probe = probe
+    game.play(game.edge(10_000, 2, 0))
+    assert not busy[0]  # the spin looked while the reader was busy
+    assert [parked for _t, parked in reader.parks] == [True, False]
+    assert reader.parks[1][0] < MOMENT  # let go in the spin, before the moment
+    assert game.winners() == [2] and game.lamps.lit[0][:2] == (2, "first")
+
+
+def test_the_readers_go_on_when_the_thread_stops_in_a_wait() -> None:
+    """A game closed while the thread waits for an armed lamp leaves no reader parked (the
+    source's stop drains its pipe with it)."""
+    game = Played(end_us=10_500)
+    reader = Reader(game.clock)
+    game.box.edge_readers.append(reader)
+    game.arrived.script = [game.edge(10_000, 2, 0)]
+    game.arrived.end_us = 10_500
+    game.decider.run()
+    assert [parked for _t, parked in reader.parks] == [True, False]
