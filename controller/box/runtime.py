@@ -1028,6 +1028,8 @@ class Box(InputLayer):
         lights it only if none of that can change it (``beside_armed``), which lets the thread
         arm when a delivery wakes it. None: no such lamp, or the box is in a state left to the
         step (paused, a source waited for by a stated delay, asked, stalled or late, a notice due)."""
+        if self.first_lamp is None or self.first_press_rule() is None:
+            return None  # no race declared: nothing to arm (and nothing copied to find that out)
         projected = self._armed_at(at_us)
         if isinstance(projected, int) and at_us < projected <= at_us + ARMED_LATER_US:
             projected = self._armed_at(projected)  # a press settled before its race's moment: lit at that

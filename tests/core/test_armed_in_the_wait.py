@@ -2,7 +2,8 @@
 in virtual time: deliveries that cannot change the lamp the moment lights wait in the inbox
 (no step before the moment, the lamp armed and lit first); one that can (the winner's own
 bounce, a phone's move) and a host's key are taken at once; nothing armed for one race
-survives into the next."""
+survives into the next. A GPIO reader parked while armed (``Pipe``) leaves what is written to
+its pipe to the thread's own reads, and is not parked before its word covers the race."""
 
 from __future__ import annotations
 
@@ -49,11 +50,11 @@ class Scripted:
             raise AssertionError(f"the deciding thread waits at {self.clock.now_us} µs and lets no time pass")
         if not self.flag:
             deadline = self.clock.now_us + round(timeout * 1e6)
-            if self.script and self.script[0][0] <= deadline:
-                t, deliver = self.script.pop(0)
+            while self.script and self.script[0][0] <= deadline and not self.flag:  # (one written to a
+                t, deliver = self.script.pop(0)  # parked reader's pipe wakes nobody: the wait goes on)
                 self.clock.now_us = max(self.clock.now_us, t)
                 deliver()
-            else:
+            if not self.flag:
                 self.clock.now_us = max(self.clock.now_us, deadline)
                 if not self.script and self.clock.now_us >= self.end_us:
                     self.decider._stopping.set()
@@ -205,3 +206,71 @@ def test_the_readers_go_on_when_the_thread_stops_in_a_wait() -> None:
     game.arrived.end_us = 10_500
     game.decider.run()
     assert [parked for _t, parked in reader.parks] == [True, False]
+
+
+class Pipe:
+    """A GPIO source's pipe and its reader as the deciding thread sees them: an edge written while
+    the reader is parked waits in the pipe until the thread reads it itself (the source's probe,
+    ``PipeReader.take_waiting``) or lets the reader go on; otherwise the reader hands it over at once."""
+
+    def __init__(self, game: Played, lag_us: int = LAG_US) -> None:
+        self.game = game
+        self.parked = False
+        self.waiting: list[Edge] = []
+        self.parks: list[tuple[int, bool]] = []
+        game.box.edge_readers.append(self)
+        mark = game.box.marks["gpio"]
+        mark.probe, mark.probe_lag_us, mark.stated_lag_us = self.take_waiting, lag_us, lag_us
+        self.lag_us = lag_us
+
+    def write(self, stamp_us: int, station: int, level: int, at_us: int) -> tuple[int, Callable[[], None]]:
+        def written() -> None:
+            self.waiting.append(Edge(station, "bell", level, stamp_us))
+            if not self.parked:
+                self.hand_over()
+        return at_us, written
+
+    def park(self, parked: bool) -> None:
+        self.parks.append((self.game.clock.now_us, parked))
+        self.parked = parked
+        if not parked:
+            self.hand_over()
+
+    def hand_over(self) -> None:
+        for edge in self.waiting:
+            self.game.box.edge(edge, 1)
+        if self.waiting:
+            self.game.box.arrived.set()
+        self.waiting = []
+
+    def take_waiting(self, now_us: int) -> int:
+        self.hand_over()
+        return now_us - self.lag_us
+
+
+def test_an_earlier_press_still_on_its_way_when_the_lamp_is_armed_is_taken_at_once() -> None:
+    """A reader that may deliver an edge up to 600 µs after its stamp (its allowance): station 2's
+    press is armed, then station 1's, stamped 500 µs earlier, reaches the pipe. The readers are not
+    parked before their word covers the race, so it is handed over at once and its own lamp is lit
+    at its moment, not when the spin for station 2's moment would have read it (300 µs late)."""
+    game = Played()
+    pipe = Pipe(game, lag_us=600)
+    game.play(pipe.write(10_000, 2, 0, at_us=10_000), pipe.write(9_500, 1, 0, at_us=10_050))
+    rivals_moment = 9_500 + 1_000 + 600
+    assert game.winners() == [1]
+    assert game.lamps.lit[0][:2] == (1, "first") and rivals_moment <= game.lamps.lit[0][2] <= rivals_moment + 40
+    assert pipe.parks and pipe.parks[0][0] >= 10_050  # not parked before station 1's press was handed over
+
+
+def test_the_winners_own_bounce_waits_in_a_parked_pipe_for_the_spin_and_the_lamp_is_its_new_moment() -> None:
+    """Parked, the winner's own bounce is not handed over when written: the spin's first look reads
+    it (it can change the lamp: the thread steps at once), and the lamp is lit at the moment its
+    line settled for the glitch filter, as when the reader had handed it over at once."""
+    game = Played()
+    pipe = Pipe(game)
+    game.play(pipe.write(10_000, 2, 0, at_us=10_000), pipe.write(10_400, 2, 1, at_us=10_400),
+              pipe.write(10_420, 2, 0, at_us=10_420))
+    assert not [t for t in game.steps if 10_400 <= t < MOMENT - 300]  # it waited in the pipe
+    settled = 10_420 + 1_000 + LAG_US
+    assert game.lamps.lit[0][:2] == (2, "first") and settled <= game.lamps.lit[0][2] <= settled + 40
+    assert game.winners() == [2]

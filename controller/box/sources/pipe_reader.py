@@ -112,6 +112,7 @@ class PipeReader(threading.Thread):
         #: ``stop`` writes a byte here: the thread's wait for the pipe ends at once
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)  # drained after each wake (``park``)
+        os.set_blocking(self._wake_w, False)  # a wake never blocks its waker (a full pipe wakes it already)
         #: parked (``park``): the thread waits for ``_resume``, not for the pipe
         self._parked = False
         self._resume = threading.Event()
