@@ -67,6 +67,9 @@ VIEW_DEFERRED_MAX_US = 20_000
 #: armed even then, the moment passed or not: arming (~50 µs) and lighting it cost less than the step
 #: that lights it otherwise (~0.19 ms from the wake; the benchmark's "squeezed" lamps, ~6 %)
 REHEARSE_LEFT_US = 50
+#: the wait for an armed lamp parks the edge readers (``Decider._park_readers``) only with at least this
+#: long left before its spin: a parked reader wakes once to see it, which must fall in this thread's sleep
+PARK_LEFT_US = 200
 #: a live run keeps the newest this many events, decisions and frame times
 #: (people play for hours; the journal keeps every input, and a window is
 #: all the benchmark and the summary read): memory stays bounded
@@ -137,6 +140,10 @@ class Decider(threading.Thread):
         self._spun_to: int | None = None
         #: how the coming step came to run (recorded with its lamp)
         self._path = LampPath.DELIVERY
+        #: the box's edge readers are parked (``_park_readers``)
+        self._readers_parked = False
+        #: the decision's moment ``Box.armed_lamp`` found no lamp for, on the box as the last step left it
+        self._unarmed_for: int | None = None
 
     def submit(self, command: Command) -> None:
         """Run ``command`` on the deciding thread before its next step (a host
@@ -150,13 +157,17 @@ class Decider(threading.Thread):
         planned: int | None = None  # the due moment the last wait aimed at (box time)
         spin = False  # the wait ends DECIDER_WAKE_LEAD_US before ``planned``: the rest is spun
         absorbed = False  # deliveries that cannot change the armed lamp waited for the step at its moment
+        park_at: int | None = None  # the wait for an armed lamp parks the readers at this moment (``_wait_armed``)
         profile = stepprofile.install(self)  # the benchmark's per-stage stamps (nothing when not asked)
         try:
             while not self._stopping.is_set():
                 delivered = box.arrived.wait(timeout)
                 if delivered and spin and planned is not None and (ahead := self._armed_through(planned)):
                     absorbed, planned = True, ahead.at_us
-                    timeout = max(0.0, (planned - DECIDER_WAKE_LEAD_US - self.now()) / 1e6)
+                    timeout, park_at = self._wait_armed(ahead)
+                    continue
+                if not delivered and park_at is not None and self._ahead is not None:
+                    timeout, park_at = self._wait_armed(self._ahead)  # the readers' word covers the race now
                     continue
                 self._path = LampPath.DELIVERY if delivered or planned is None else LampPath.TIMED
                 if spin and not delivered and planned is not None:
@@ -172,14 +183,68 @@ class Decider(threading.Thread):
                 now = self.now()
                 planned = due if due is not None and due - now <= DECIDER_MAX_SLEEP_S * 1e6 else None
                 spin = planned is not None and planned == self._decision_due
+                if spin and planned is not None and (ahead := self._armed_ahead(planned)):
+                    planned = ahead.at_us  # (the race's own moment, when a little later)
+                    timeout, park_at = self._wait_armed(ahead)
+                    continue
+                self._park_readers(False)
+                park_at = None
                 lead = DECIDER_WAKE_LEAD_US if spin else 0
                 timeout = (DECIDER_MAX_SLEEP_S if due is None
                            else min(DECIDER_MAX_SLEEP_S, max(0.0, (due - lead - now) / 1e6)))
         except BaseException as exc:  # whoever runs the game raises it: a game never runs on undecided
             self.error = exc
         finally:
+            self._park_readers(False)
             if profile is not None:
                 profile.dump()
+
+    def _armed_ahead(self, due_us: int) -> ArmedLamp | None:
+        """The lamp a decision's moment (``due_us``) lights, armed as the wait for it begins
+        (``Box.armed_lamp``; None: nothing armed, or the box is left to the step): the edge
+        readers are parked for the wait (``_wait_armed``). None is remembered for that moment
+        until the next step (``_unarmed_for``): the box is the same, and so is the answer."""
+        if self._ahead is None and self.rehearse is not None and self._unarmed_for != due_us:
+            with self.box.lock:
+                if self.box.may_stay_armed():
+                    self._ahead = self.box.armed_lamp(due_us)
+                    self._unarmed_for = due_us if self._ahead is None else None
+        return self._ahead
+
+    def _wait_armed(self, armed: ArmedLamp) -> tuple[float, int | None]:
+        """The wait for ``armed``'s moment: how long (seconds, to the spin), and the moment the
+        readers are to be parked (None: parked now, or not at all). Parked only once every reader's
+        word covers the race (its stamp and tie window, ``race_us``, plus the reader's allowance): an
+        edge stamped before it may still reach a pipe until then, and one that can change the lamp
+        is taken at once; and only with ``PARK_LEFT_US`` left before the spin, so the reader's one
+        wake to see it falls in this thread's sleep, not in its spin."""
+        now = self.now()
+        spin_at = armed.at_us - DECIDER_WAKE_LEAD_US
+        park_from = armed.race_us + max((m.probe_lag_us for m in self.box.marks.values() if m.probe is not None),
+                                        default=0)
+        if spin_at - max(now, park_from) < PARK_LEFT_US:
+            self._park_readers(False)  # too little left to be worth a park
+            return max(0.0, (spin_at - now) / 1e6), None
+        if now < park_from:
+            self._park_readers(False)
+            return (park_from - now) / 1e6, park_from
+        self._park_readers(True)
+        return (spin_at - now) / 1e6, None
+
+    def _park_readers(self, parked: bool) -> None:
+        """Park the box's edge readers while the thread waits for an armed lamp, and let them go on
+        once it does not: parked, a reader does not wake for an edge, so a runner-up's bounce neither
+        wakes this thread nor takes the interpreter in the middle of its spin (the reader took it at the
+        switch interval, and the lamp waited for its turn): it waits in the pipe for this thread's own
+        reads (``Box.sources_holding`` in the spin, ``Box.fire_armed`` at the moment), which are what
+        decide anyway. An armed lamp is the earliest decision due, so nothing in the pipe can be due
+        before the spin reads it."""
+        if parked and self._stopping.is_set():
+            return  # stopping: none is parked again (``stop`` lets them go on)
+        if parked != self._readers_parked:
+            self._readers_parked = parked
+            for reader in self.box.edge_readers:
+                reader.park(parked)
 
     def _spin_until(self, due_us: int) -> bool:
         """Spin to ``due_us`` (box time), the interpreter held (``DECIDER_WAKE_LEAD_US``);
@@ -198,8 +263,8 @@ class Decider(threading.Thread):
                     self.box.engine.next_deadline_us()
                     self.box.first_press_rule()  # the race the engine declared, read before its decision's step
                     self.rehearse()
-                if armed is None:  # its lamp, if nothing comes before the moment (even one passed: see below)
-                    armed = self.box.armed_lamp(due_us)
+                if armed is None and self._unarmed_for != due_us:  # its lamp, if nothing comes before the moment
+                    armed = self.box.armed_lamp(due_us)  # (even one passed: see below)
             if armed is not None:
                 self._path, due_us = LampPath.REFUSED, armed.at_us  # the race's own moment, when a little later
         holding = self.box.sources_holding
@@ -212,6 +277,7 @@ class Decider(threading.Thread):
                     return True
                 absorbed = True
             if turn % DECIDER_SPIN_LOOK_EVERY == 0 and holding():
+                self._park_readers(False)  # a reader busy with a chunk: it is waited for
                 handed = arrived.wait(DECIDER_HANDOVER_S)  # the reader's turn: it wakes the thread when delivered
                 if not handed or armed is None or not self._beside(armed):
                     self._path = LampPath.HANDOVER
@@ -227,6 +293,7 @@ class Decider(threading.Thread):
             return absorbed
         if holding():
             self._path = LampPath.HANDOVER
+            self._park_readers(False)
             return arrived.wait(DECIDER_HANDOVER_S) or absorbed
         return arrived.is_set() or absorbed
 
@@ -240,6 +307,8 @@ class Decider(threading.Thread):
         armed = self._ahead
         if armed is None:
             if self.rehearse is None:
+                return None
+            if self._unarmed_for == due_us:  # found unarmed on this box already (``_armed_ahead``)
                 return None
             with self.box.lock:  # (a winner's bounce, a phone's move: stepped without arming first)
                 armed = self.box.armed_lamp(due_us) if self.box.may_stay_armed() else None
@@ -274,6 +343,7 @@ class Decider(threading.Thread):
         collecting = gc.isenabled()
         gc.disable()
         armed, self._armed, self._ahead = self._armed, None, None
+        self._unarmed_for = None  # the step changes the box
         with box.lock:
             t = self.now()
             fired = None
@@ -342,6 +412,8 @@ class Decider(threading.Thread):
         self.box.arrived.set()
         if self.ident is not None:  # a stop (Ctrl+C, SIGTERM) may come before it was started
             self.join(timeout=1.0)
+        for reader in self.box.edge_readers if self._readers_parked else ():  # a thread that hangs: they go on
+            reader.park(False)
         with self.box.lock:  # what the close decides is logged at once again
             self.box.flush_log()
             self.box.held_log = None

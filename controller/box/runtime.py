@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from controller.box import checkpoint as checkpoint_codec
 from controller.box import snapshot
@@ -222,6 +222,13 @@ class SourceMark:
         """Decisions wait its stated delay, not its watermarks."""
         return self.refused or self.timed_out
 
+class Parkable(Protocol):
+    """A source's reader thread the deciding thread parks while it waits for an armed lamp
+    (``PipeReader.park``): what it would hand over waits for the deciding thread's own read."""
+
+    def park(self, parked: bool) -> None: ...
+
+
 class ArmedLamp(NamedTuple):
     """A lamp ``Box.armed_lamp`` found: the station and status it lights at ``at_us`` (game µs)
     if nothing that can change it comes first; ``race_us``: the moment its race is decided."""
@@ -388,6 +395,9 @@ class Box(InputLayer):
         self.horizon_policy = HORIZON_WATERMARKS
         #: the live sources that say how far they delivered, by name (``follow_source``)
         self.marks: dict[str, SourceMark] = {}
+        #: the edge readers whose pipes the box reads itself too (their marks' probes): parked by the
+        #: deciding thread while it waits for an armed lamp (``Decider``), unparked when it steps on
+        self.edge_readers: list[Parkable] = []
         #: live sources that cannot tell: the horizon stays their stated delay behind now
         self.delay_sources: set[str] = set()
         #: how often a source stalled, and the most a decision waited for sources (game µs)
@@ -1018,6 +1028,8 @@ class Box(InputLayer):
         lights it only if none of that can change it (``beside_armed``), which lets the thread
         arm when a delivery wakes it. None: no such lamp, or the box is in a state left to the
         step (paused, a source waited for by a stated delay, asked, stalled or late, a notice due)."""
+        if self.first_lamp is None or self.first_press_rule() is None:
+            return None  # no race declared: nothing to arm (and nothing copied to find that out)
         projected = self._armed_at(at_us)
         if isinstance(projected, int) and at_us < projected <= at_us + ARMED_LATER_US:
             projected = self._armed_at(projected)  # a press settled before its race's moment: lit at that

@@ -542,6 +542,7 @@ def connect(box: Box, source: Source, profile: Profile) -> None:
     reader = source.edge_reader()
     if reader is not None:
         reader.wake = box.arrived.set
+        box.edge_readers.append(reader)
     now_us = box_now_us() + box.time_offset_us
     box.follow_source(source.name, watermarks=source.sends_watermarks,
                       probe=None if reader is None else reader.take_waiting,  # reads what waits itself

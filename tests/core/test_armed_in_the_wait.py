@@ -2,7 +2,8 @@
 in virtual time: deliveries that cannot change the lamp the moment lights wait in the inbox
 (no step before the moment, the lamp armed and lit first); one that can (the winner's own
 bounce, a phone's move) and a host's key are taken at once; nothing armed for one race
-survives into the next."""
+survives into the next. A GPIO reader parked while armed (``Pipe``) leaves what is written to
+its pipe to the thread's own reads, and is not parked before its word covers the race."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from controller.box.deciding import Decider, LampPath
 from controller.box.press import Edge
-from controller.box.runtime import Box
+from controller.box.runtime import HOLDING_ASKED_AT_US, Box
 from games.base import Action, GameEvent
 from tests.core.test_armed_lamp import LAG_US, Lamps, Ticking, quiz_box
 
@@ -49,11 +50,11 @@ class Scripted:
             raise AssertionError(f"the deciding thread waits at {self.clock.now_us} µs and lets no time pass")
         if not self.flag:
             deadline = self.clock.now_us + round(timeout * 1e6)
-            if self.script and self.script[0][0] <= deadline:
-                t, deliver = self.script.pop(0)
+            while self.script and self.script[0][0] <= deadline and not self.flag:  # (one written to a
+                t, deliver = self.script.pop(0)  # parked reader's pipe wakes nobody: the wait goes on)
                 self.clock.now_us = max(self.clock.now_us, t)
                 deliver()
-            else:
+            if not self.flag:
                 self.clock.now_us = max(self.clock.now_us, deadline)
                 if not self.script and self.clock.now_us >= self.end_us:
                     self.decider._stopping.set()
@@ -144,3 +145,132 @@ def test_nothing_armed_for_one_race_is_lit_in_the_next() -> None:
     game.play(game.edge(10_000, 2, 0), game.edge(10_400, 1, 0), game.edge(10_450, 1, 1), game.edge(10_480, 1, 0),
               game.edge(30_000, 2, 1), game.edge(30_200, 1, 1))
     assert game.winners() == [2] and [lit[:2] for lit in game.lamps.lit] == [(2, "first")]
+
+
+class Reader:
+    """An edge reader as the deciding thread parks it (``PipeReader.park``): when, and which way."""
+
+    def __init__(self, clock: Ticking) -> None:
+        self.clock = clock
+        self.parks: list[tuple[int, bool]] = []
+
+    def park(self, parked: bool) -> None:
+        self.parks.append((self.clock.now_us, parked))
+
+
+def test_the_edge_readers_rest_from_the_press_s_step_until_its_lamp_and_bounces_do_not_stir_them() -> None:
+    """Armed for the race's moment, the thread parks the readers (a runner-up's bounce then waits in
+    the pipe for its own reads, and no reader takes the interpreter in its spin) and lets them go on
+    once the moment's step is done, once: the bounces beside the lamp neither unpark nor park again."""
+    game = Played()
+    reader = Reader(game.clock)
+    game.box.edge_readers.append(reader)
+    game.play(game.edge(10_000, 2, 0), game.edge(10_400, 1, 0), game.edge(10_450, 1, 1), game.edge(10_480, 1, 0))
+    assert game.paths() == [LampPath.ARMED] and game.winners() == [2]
+    (parked_at, parked), (resumed_at, resumed) = reader.parks
+    assert parked and 10_000 <= parked_at < 10_400  # in the step that took the press
+    assert not resumed and resumed_at >= game.lamps.lit[0][2] >= MOMENT  # after its lamp
+
+
+def test_a_reader_busy_with_a_chunk_in_the_spin_is_let_go_on_and_waited_for() -> None:
+    """A reader still handing a chunk over when the spin looks (``Box.sources_holding``) holds an
+    edge the decision waits for: the readers are unparked before the thread waits for its delivery
+    (parked, it would wait for nothing), and the lamp is still the race's."""
+    game = Played()
+    reader = Reader(game.clock)
+    game.box.edge_readers.append(reader)
+    mark = game.box.marks["gpio"]
+    busy = [True]
+
+    def probe(now_us: int) -> int | None:
+        if now_us == HOLDING_ASKED_AT_US and busy[0] and reader.parks and reader.parks[-1][1]:
+            busy[0] = False
+            return None  # busy, it cannot say yet
+        return now_us - LAG_US
+
+    mark.probe = probe
+    game.play(game.edge(10_000, 2, 0))
+    assert not busy[0]  # the spin looked while the reader was busy
+    assert [parked for _t, parked in reader.parks] == [True, False]
+    assert reader.parks[1][0] < MOMENT  # let go in the spin, before the moment
+    assert game.winners() == [2] and game.lamps.lit[0][:2] == (2, "first")
+
+
+def test_the_readers_go_on_when_the_thread_stops_in_a_wait() -> None:
+    """A game closed while the thread waits for an armed lamp leaves no reader parked (the
+    source's stop drains its pipe with it)."""
+    game = Played(end_us=10_500)
+    reader = Reader(game.clock)
+    game.box.edge_readers.append(reader)
+    game.arrived.script = [game.edge(10_000, 2, 0)]
+    game.arrived.end_us = 10_500
+    game.decider.run()
+    assert [parked for _t, parked in reader.parks] == [True, False]
+
+
+class Pipe:
+    """A GPIO source's pipe and its reader as the deciding thread sees them: an edge written while
+    the reader is parked waits in the pipe until the thread reads it itself (the source's probe,
+    ``PipeReader.take_waiting``) or lets the reader go on; otherwise the reader hands it over at once."""
+
+    def __init__(self, game: Played, lag_us: int = LAG_US) -> None:
+        self.game = game
+        self.parked = False
+        self.waiting: list[Edge] = []
+        self.parks: list[tuple[int, bool]] = []
+        game.box.edge_readers.append(self)
+        mark = game.box.marks["gpio"]
+        mark.probe, mark.probe_lag_us, mark.stated_lag_us = self.take_waiting, lag_us, lag_us
+        self.lag_us = lag_us
+
+    def write(self, stamp_us: int, station: int, level: int, at_us: int) -> tuple[int, Callable[[], None]]:
+        def written() -> None:
+            self.waiting.append(Edge(station, "bell", level, stamp_us))
+            if not self.parked:
+                self.hand_over()
+        return at_us, written
+
+    def park(self, parked: bool) -> None:
+        self.parks.append((self.game.clock.now_us, parked))
+        self.parked = parked
+        if not parked:
+            self.hand_over()
+
+    def hand_over(self) -> None:
+        for edge in self.waiting:
+            self.game.box.edge(edge, 1)
+        if self.waiting:
+            self.game.box.arrived.set()
+        self.waiting = []
+
+    def take_waiting(self, now_us: int) -> int:
+        self.hand_over()
+        return now_us - self.lag_us
+
+
+def test_an_earlier_press_still_on_its_way_when_the_lamp_is_armed_is_taken_at_once() -> None:
+    """A reader that may deliver an edge up to 600 µs after its stamp (its allowance): station 2's
+    press is armed, then station 1's, stamped 500 µs earlier, reaches the pipe. The readers are not
+    parked before their word covers the race, so it is handed over at once and its own lamp is lit
+    at its moment, not when the spin for station 2's moment would have read it (300 µs late)."""
+    game = Played()
+    pipe = Pipe(game, lag_us=600)
+    game.play(pipe.write(10_000, 2, 0, at_us=10_000), pipe.write(9_500, 1, 0, at_us=10_050))
+    rivals_moment = 9_500 + 1_000 + 600
+    assert game.winners() == [1]
+    assert game.lamps.lit[0][:2] == (1, "first") and rivals_moment <= game.lamps.lit[0][2] <= rivals_moment + 40
+    assert pipe.parks and pipe.parks[0][0] >= 10_050  # not parked before station 1's press was handed over
+
+
+def test_the_winners_own_bounce_waits_in_a_parked_pipe_for_the_spin_and_the_lamp_is_its_new_moment() -> None:
+    """Parked, the winner's own bounce is not handed over when written: the spin's first look reads
+    it (it can change the lamp: the thread steps at once), and the lamp is lit at the moment its
+    line settled for the glitch filter, as when the reader had handed it over at once."""
+    game = Played()
+    pipe = Pipe(game)
+    game.play(pipe.write(10_000, 2, 0, at_us=10_000), pipe.write(10_400, 2, 1, at_us=10_400),
+              pipe.write(10_420, 2, 0, at_us=10_420))
+    assert not [t for t in game.steps if 10_400 <= t < MOMENT - 300]  # it waited in the pipe
+    settled = 10_420 + 1_000 + LAG_US
+    assert game.lamps.lit[0][:2] == (2, "first") and settled <= game.lamps.lit[0][2] <= settled + 40
+    assert game.winners() == [2]

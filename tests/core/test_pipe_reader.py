@@ -96,6 +96,7 @@ def reading(reader: Stamps, path: Path) -> Iterator[Writer]:
         for _ in range(8):
             reader.go.release()
         reader.split_go.set()
+        reader.park(False)
         writer.close()
         reader.join(HANG_S)
 
@@ -246,3 +247,50 @@ def test_a_queue_that_fails_to_read_in_the_box_s_step_says_nothing_delivered_and
         monkeypatch.undo()
         writer.close()
         reader.stop()
+
+
+class Threads(Stamps):
+    """``Stamps`` whose deliveries never wait, each said with the thread that made it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.by: list[str] = []
+        self.handed = threading.Event()
+
+    def deliver(self, report: bytes, t_us: int | None) -> None:
+        self.delivered.append(t_us)
+        self.by.append(threading.current_thread().name)
+        self.handed.set()
+
+
+def test_a_parked_reader_leaves_what_is_written_to_the_box_s_own_read_and_reads_again_unparked(
+        pipe: Path) -> None:
+    """Parked (the deciding thread waits for an armed lamp), the thread does not read: an edge
+    written then waits in the pipe, the bound says so, and the box's own read hands it over on
+    the box's thread; let go on, the thread reads what comes next itself."""
+    reader = Threads(pipe)
+    with reading(reader, pipe) as writer:
+        reader.park(True)
+        assert reader.resting.wait(HANG_S)
+        writer.write(b"1000\n")
+        assert reader.delivered == [] and reader.delivered_until_us(ASKED_AT_US) is None  # waiting, never read: unsaid
+        assert reader.take_waiting(ASKED_AT_US) == ASKED_AT_US - CAPTURE_US - OFFSET_US
+        assert reader.delivered == [1000] and reader.by == [threading.current_thread().name]
+        assert reader.resting.is_set()  # still parked
+        reader.handed.clear()
+        reader.park(False)
+        writer.write(b"2000\n")
+        assert reader.handed.wait(HANG_S)
+        assert reader.delivered == [1000, 2000] and reader.by[1] == "test-stamps"
+
+
+def test_a_parked_reader_stopped_hands_over_what_is_in_the_pipe(pipe: Path) -> None:
+    """A game closed while the reader is parked: the stop lets it go on, and it drains the pipe."""
+    reader = Threads(pipe)
+    with reading(reader, pipe) as writer:
+        reader.park(True)
+        assert reader.resting.wait(HANG_S)
+        writer.write(b"3000\n")
+        reader.stop()
+        assert not reader.is_alive()
+        assert reader.delivered == [3000] and reader.by == ["test-stamps"]

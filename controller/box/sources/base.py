@@ -75,6 +75,11 @@ class EdgeReader(Protocol):
         takes an edge queued before it without waiting for that thread's turn)."""
         ...
 
+    def park(self, parked: bool) -> None:
+        """Parked, its thread does not wait on the queue (the deciding thread reads it
+        itself while it waits for an armed lamp: ``PipeReader.park``) until let go on."""
+        ...
+
 
 class Source(ABC):
     """An input source. ``precision_us`` is how finely it stamps edges."""

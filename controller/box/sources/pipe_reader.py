@@ -27,6 +27,12 @@ that has not had the interpreter for them yet holds only the decisions due
 from that bound on. The source subtracts up to ``offset_us`` from a report's
 stamp (a station's drop-jig offset): every answer is that much earlier.
 
+While the deciding thread waits for a lamp it armed (``park``), the thread
+does not wait on the pipe at all: an edge written meanwhile waits there for
+the deciding thread's own read (its spin's looks, the moment's step), not
+for this thread's turn at the interpreter, which it took in the middle of the
+spin (at the switch interval) and made the lamp wait for.
+
 The box does not wait for that thread when it need not (``take_waiting``):
 the deciding thread reads what waits in the pipe itself and hands it over in
 its own step, then answers from that same read. One lock is held for every
@@ -105,6 +111,16 @@ class PipeReader(threading.Thread):
         self._stopping = False
         #: ``stop`` writes a byte here: the thread's wait for the pipe ends at once
         self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)  # drained after each wake (``park``)
+        os.set_blocking(self._wake_w, False)  # a wake never blocks its waker (a full pipe wakes it already)
+        #: parked (``park``): the thread waits for ``_resume``, not for the pipe
+        self._parked = False
+        self._resume = threading.Event()
+        self._resume.set()
+        #: held to wake the thread and to close its wake-up pipe: a park never writes to a closed one
+        self._waking = threading.Lock()
+        #: set while the thread rests parked (a test waits for it)
+        self.resting = threading.Event()
         #: called each time it has delivered all it read: the box asks again (``live.connect``)
         self.wake: Callable[[], None] | None = None
 
@@ -187,8 +203,17 @@ class PipeReader(threading.Thread):
         assert fd is not None, "a pipe is read once"
         try:
             while not self._stopping:
+                if self._parked:
+                    self.resting.set()
+                    self._resume.wait()
+                    self.resting.clear()
+                    continue
                 # a pipe whose writer never came is not readable
-                if fd not in select.select([fd, self._wake_r], [], [], 0.5)[0]:
+                ready = select.select([fd, self._wake_r], [], [], 0.5)[0]
+                if self._wake_r in ready:
+                    with contextlib.suppress(BlockingIOError):
+                        os.read(self._wake_r, 64)  # a park's or a stop's byte: it looks at them above
+                if fd not in ready:
                     continue
                 with self._lock:
                     more = self._read(fd)
@@ -271,6 +296,24 @@ class PipeReader(threading.Thread):
             self.wake()  # a step that found it busy waits for this, not for the next edge
         return True
 
+    def park(self, parked: bool) -> None:
+        """Parked, the thread stops waiting on the pipe (woken once to see it) until
+        unparked: what is written meanwhile is read by ``take_waiting`` alone. The
+        deciding thread parks it while it waits for an armed lamp's moment."""
+        if parked == self._parked:
+            return
+        if parked:
+            with self._waking:
+                if self._stopping:  # its wake-up pipe is closed, or about to be
+                    return
+                self._resume.clear()
+                self._parked = True
+                with contextlib.suppress(OSError):
+                    os.write(self._wake_w, b"p")
+        else:
+            self._parked = False
+            self._resume.set()
+
     def stop(self) -> None:
         """Stop reading (the source is closed): the thread hands over what is
         in the pipe (at most ``DRAIN_READS`` reads) and ends; waited for (at
@@ -278,9 +321,12 @@ class PipeReader(threading.Thread):
         the journal's end."""
         if self._stopping:
             return  # stopped already: its wake-up pipe is closed
-        self._stopping = True
-        with contextlib.suppress(OSError):
-            os.write(self._wake_w, b"x")
+        with self._waking:
+            self._stopping = True
+            with contextlib.suppress(OSError):
+                os.write(self._wake_w, b"x")
+        self._parked = False  # a parked thread drains the pipe and ends too
+        self._resume.set()
         if self.ident is None:  # never started: its end of the wake-up pipe, and the queue, are closed here
             os.close(self._wake_r)
             with self._lock:  # not while the deciding thread reads it (``take_waiting``)
@@ -289,4 +335,5 @@ class PipeReader(threading.Thread):
                     self._fd = None
         elif self is not threading.current_thread():
             self.join(STOP_WAIT_S)
-        os.close(self._wake_w)
+        with self._waking:
+            os.close(self._wake_w)
