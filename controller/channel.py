@@ -134,6 +134,8 @@ class Outbox:
         self.dropped_messages = 0
         self._behind = 0
         self.sent = 0
+        #: messages that could not be encoded, dropped alone (``_encoded``)
+        self.unsendable = 0
         self._view: View | None = None
         #: the pending view's phones' pages, encoded on this outbox's thread just before the view is sent
         #: (the deciding process builds them under ``box.lock``, the JSON is written after it); never raises
@@ -213,9 +215,10 @@ class Outbox:
             out: list[Message] = [] if view is None else [dataclasses.replace(view, events=tuple(events))]
             try:
                 for message in out + messages:
-                    self.sock.sendall(encode(message))
-                    self.sent += 1
-            except (OSError, ChannelError) as exc:
+                    if (data := self._encoded(message)) is not None:
+                        self.sock.sendall(data)
+                        self.sent += 1
+            except OSError as exc:
                 log.info("a viewer went away (%s): nothing more is sent to it", exc)
                 with self._wake:
                     self.closed = True
@@ -223,9 +226,24 @@ class Outbox:
                     self._messages.clear()
                 return
 
-    def close(self, timeout_s: float = 2.0) -> None:
-        """Send what is queued (at most ``timeout_s``), then stop writing."""
+    def _encoded(self, message: Message) -> bytes | None:
+        """``message`` as it goes on the wire; None (said in the log, counted in ``unsendable``) for one that
+        cannot be: it alone is dropped. Such a failure used to close the outbox as if the viewer had gone
+        (said at INFO only), and everything queued behind it went nowhere: a view that could not be encoded
+        took the game's ``Ended`` with it, and ``play`` never heard how many records the disk refused."""
+        try:
+            return encode(message)
+        except Exception as exc:  # noqa: BLE001 (a message built as the game changed under it: the next ones still go)
+            self.unsendable += 1
+            log.warning("%s: a %s message could not be encoded (%s): dropped, what follows it is sent",
+                        self.name, getattr(message, "TAG", type(message).__name__), exc)
+            return None
+
+    def close(self, timeout_s: float = 2.0) -> bool:
+        """Send what is queued (at most ``timeout_s``), then stop writing; False if it
+        was not all written by then (the viewer did not read it)."""
         with self._wake:
             self.closed = True
             self._wake.notify()
         self._thread.join(timeout_s)
+        return not self._thread.is_alive()

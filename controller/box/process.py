@@ -967,7 +967,9 @@ class Link:
         if self.dropped_presses:
             log.info("between games the menu left %d presses unread (made while it was not shown): dropped",
                      self.dropped_presses)
-        self.outbox.close()
+        if not self.outbox.close():  # its thread dies with this process: what it holds is lost
+            log.warning("%s did not read what was left for it (the game's end among it) within the close's "
+                        "bound: this process exits without sending it", self.name)
 
 
 @dataclass

@@ -133,3 +133,60 @@ def test_messages_a_viewer_is_too_far_behind_on_are_counted_and_said(caplog: Any
     shown = [m.t_us for m in viewer.sent if isinstance(m, p.Shown)]
     assert shown == list(range(10, channel.EVENTS_KEPT + 10)) and outbox.dropped_messages == 10
     assert any("10 messages" in r.getMessage() for r in caplog.records), caplog.records
+
+
+def test_a_view_that_cannot_be_encoded_is_dropped_alone_and_the_games_end_behind_it_still_goes(caplog: Any) -> None:
+    """The game's last view holds what JSON cannot say, and the game's ``Ended`` waits behind it in
+    the same write: the view alone is dropped (said in the log), the ``Ended`` is written. The
+    outbox used to take the view's failure for the viewer going away (said at INFO only) and drop
+    everything queued behind it: ``play`` never heard the records the disk refused and exited 0."""
+    import logging
+
+    viewer = StuckViewer()
+    outbox = Outbox(viewer, "screen")  # type: ignore[arg-type]
+    outbox.put(p.Stop("menu"))
+    assert viewer.writing.wait(DEADLINE_S)  # what follows waits, then goes in one write
+    outbox.publish(view(1, public={"clock": object()}), [])
+    outbox.put(p.Ended(p.EndReason.STOPPED, unsaved=4))
+    with caplog.at_level(logging.WARNING, logger="buzzerbox.channel"):
+        viewer.go.set()
+        assert outbox.close(DEADLINE_S)
+    assert [type(m) for m in viewer.sent] == [p.Stop, p.Ended] and viewer.sent[-1].unsaved == 4  # type: ignore[attr-defined]
+    assert outbox.unsendable == 1 and not outbox.dropped_messages
+    assert any("view message could not be encoded" in r.getMessage() for r in caplog.records), caplog.records
+
+
+def test_a_message_whose_encoding_breaks_does_not_end_the_outbox(monkeypatch: Any) -> None:
+    """Encoding a view on the outbox's thread, outside the box's lock, can break in a way no
+    codec foresaw (a mapping changed under it: a RuntimeError): that view is dropped and the
+    outbox goes on. Its thread used to die of it, the ``Ended`` behind it unsent."""
+    encode = channel.encode
+
+    def breaking(message: p.Message) -> bytes:
+        if isinstance(message, p.View) and message.version == 1:
+            raise RuntimeError("dictionary changed size during iteration")
+        return encode(message)
+
+    monkeypatch.setattr(channel, "encode", breaking)
+    viewer = StuckViewer()
+    outbox = Outbox(viewer, "screen")  # type: ignore[arg-type]
+    outbox.put(p.Stop("menu"))
+    assert viewer.writing.wait(DEADLINE_S)  # the view and the Ended wait, then go in one write
+    outbox.publish(view(1), [])
+    outbox.put(p.Ended(p.EndReason.STOPPED, unsaved=2))
+    viewer.go.set()
+    assert outbox.close(DEADLINE_S)
+    assert [type(m) for m in viewer.sent] == [p.Stop, p.Ended] and outbox.unsendable == 1
+
+
+def test_a_close_says_whether_what_was_queued_was_written() -> None:
+    """The deciding process's last words (its ``Ended``) go before it exits, or it says they did not:
+    ``close`` answers False while the viewer still holds the write, True once it is done."""
+    viewer = StuckViewer()
+    outbox = Outbox(viewer, "screen")  # type: ignore[arg-type]
+    outbox.put(p.Ended(p.EndReason.STOPPED))
+    assert viewer.writing.wait(DEADLINE_S)
+    assert outbox.close(0) is False
+    viewer.go.set()
+    assert outbox.close(DEADLINE_S) is True
+    assert [type(m) for m in viewer.sent] == [p.Ended]
