@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from pathlib import Path
-from typing import Any
 
-from controller import channel
-from controller import protocol as p
 from controller.box import process, session
 from controller.box import profile as profile_mod
 from controller.box.press import Press
 from controller.box.sources.base import InputSink, Source
 from controller.box.timeline import box_now_us
 from games.registry import get
+from tests.core.played_over_a_socket import stopped_by_the_host
 
 
 class Draining(Source):
@@ -55,27 +52,7 @@ def test_plays_game_journals_the_press_its_source_hands_over_as_it_stops(tmp_pat
     source.start(link.relay)  # as ``Inputs.open`` starts it
     inputs = process.Inputs(profile, source, None)
     taking = process.Taking(str(journal), session.new_game(spec, settings))
-    out: list[Any] = []
-
-    def decide() -> None:
-        try:
-            out.append(process.play(args, link, inputs, taking, "normal priority"))
-        finally:
-            inputs.close()
-            link.close()
-
-    thread = threading.Thread(target=decide, daemon=True)
-    thread.start()
-    try:
-        while not isinstance(channel.receive(mine), p.View):  # the game is taken over and shown
-            pass
-        channel.send(mine, p.Stop("menu"))  # the host's Esc
-        while not isinstance(message := channel.receive(mine), p.Ended):
-            assert message is not None, "the deciding side closed without its Ended"
-        thread.join()
-    finally:
-        mine.close()
-        theirs.close()
+    out, _ended = stopped_by_the_host(args, inputs, taking, link, mine, theirs)
     assert out == ["menu"]
     kinds = [json.loads(line)["type"] for line in journal.read_text(encoding="utf-8").splitlines()]
     assert kinds[-1] == "end"

@@ -8,20 +8,17 @@ process's exit would close it."""
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
 import socket
-import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from controller import channel
 from controller import protocol as p
 from controller.box import process, session
 from games.registry import get
+from tests.core.played_over_a_socket import stopped_by_the_host
 
 
 def test_the_ended_goes_after_a_last_view_that_cannot_be_encoded(
@@ -41,30 +38,7 @@ def test_the_ended_goes_after_a_last_view_that_cannot_be_encoded(
     monkeypatch.setattr(process.DecidingGame, "close", closing)
     mine, theirs = socket.socketpair()
     link = process.Link(theirs)
-    inputs = process.Inputs(None, None, None)
-    out: list[Any] = []
-
-    def decide() -> None:
-        try:
-            out.append(process.play(args, link, inputs, taking, "normal priority"))
-        finally:
-            inputs.close()
-            link.close()
-            with contextlib.suppress(OSError):  # as the process's exit closes it
-                theirs.shutdown(socket.SHUT_RDWR)
-
-    thread = threading.Thread(target=decide, daemon=True)
     with caplog.at_level(logging.WARNING, logger="buzzerbox.channel"):
-        thread.start()
-        try:
-            while not isinstance(channel.receive(mine), p.View):  # the game is taken over and shown
-                pass
-            channel.send(mine, p.Stop("menu"))  # the host's Esc
-            while not isinstance(message := channel.receive(mine), p.Ended):
-                assert message is not None, "the deciding side closed without its Ended"
-            thread.join()
-        finally:
-            mine.close()
-            theirs.close()
-    assert out == ["menu"] and message.reason == "menu"
+        out, ended = stopped_by_the_host(args, process.Inputs(None, None, None), taking, link, mine, theirs)
+    assert out == ["menu"] and ended.reason == "menu"
     assert any("could not be encoded" in r.getMessage() for r in caplog.records), caplog.records
