@@ -237,8 +237,7 @@ class Decider(threading.Thread):
         wakes this thread nor takes the interpreter in the middle of its spin (the reader took it at the
         switch interval, and the lamp waited for its turn): it waits in the pipe for this thread's own
         reads (``Box.sources_holding`` in the spin, ``Box.fire_armed`` at the moment), which are what
-        decide anyway. An armed lamp is the earliest decision due, so nothing in the pipe can be due
-        before the spin reads it."""
+        decide anyway. When they may park is ``_wait_armed``'s."""
         if parked and self._stopping.is_set():
             return  # stopping: none is parked again (``stop`` lets them go on)
         if parked != self._readers_parked:

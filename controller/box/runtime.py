@@ -222,6 +222,7 @@ class SourceMark:
         """Decisions wait its stated delay, not its watermarks."""
         return self.refused or self.timed_out
 
+
 class Parkable(Protocol):
     """A source's reader thread the deciding thread parks while it waits for an armed lamp
     (``PipeReader.park``): what it would hand over waits for the deciding thread's own read."""
