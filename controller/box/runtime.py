@@ -109,6 +109,9 @@ INPUTS_STALLED = N_("The {source} inputs stopped reporting: every decision waits
 #: ... and what the log says when a source stalls, and when it speaks again
 STALLED_LOG = N_("the %s source has not said how far it delivered for %.1f s: until it does, every decision waits "
                  "%.1f s for it (a press it delivers later than that is late evidence)")
+#: ... and when the box itself did not look at them for a while (``DEAF_GAP_US``)
+DEAF_LOG = N_("the box did not look at its inputs for %.0f ms (its process was stopped or the machine paused it): "
+              "that time is not counted as their silence")
 REPORTING_AGAIN_LOG = N_("the %s source says how far it delivered again: decisions wait for its word, not %.1f s")
 #: ... and while a source does not answer when asked how far it delivered (``SourceMark.fallback``)
 INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: decisions wait {delay} ms for them")
@@ -170,6 +173,11 @@ HORIZON_POLICIES = (HORIZON_WATERMARKS, HORIZON_FIXED_DELAY)
 #: so every decision waits this long; the screen and the log say so, and a press it delivers later
 #: than that is late evidence
 STALL_US = MAX_GUARD_US
+#: the box did not look at its sources for longer than this between two steps (its process stopped
+#: or frozen by the machine, its deciding thread starved; the thread looks at least every 5 ms): that
+#: time is not counted as a source's silence (``SourceMark.silent_from_us``), so the box never calls a
+#: source stalled, and decides past the edges waiting in its pipe, for a pause that was its own
+DEAF_GAP_US = 50_000
 #: ``Box.sources_holding`` asks a probe at this moment, which no source has reached: one that
 #: holds nothing answers about it, one that holds edges answers before them (or cannot say)
 HOLDING_ASKED_AT_US = 1 << 62
@@ -200,6 +208,9 @@ class SourceMark:
     followed_at_us: int | None = None
     #: it has not said for ``STALL_US``: every decision waits ``STALL_US`` for it until it speaks
     stalled: bool = False
+    #: its silence is counted from here (game µs) while its word is older: the box's own pauses
+    #: (``DEAF_GAP_US``) moved it on from its word by as long (None: from its word)
+    silent_from_us: int | None = None
     #: asks the source to say at once how far it delivered (``BoardSource.ask_watermark``), when a
     #: decision waits on it; False from it: it cannot answer, and its stated delay is waited instead
     ask: Callable[[], bool] | None = None
@@ -404,6 +415,10 @@ class Box(InputLayer):
         #: how often a source stalled, and the most a decision waited for sources (game µs)
         self.stalls = 0
         self.longest_wait_us = 0
+        #: when the box last stepped (game µs), and how often it paused longer than
+        #: ``DEAF_GAP_US`` (its process stopped or frozen): those pauses are not the sources' silence
+        self._looked_us: int | None = None
+        self.deaf_pauses = 0
         #: the horizon the last step found (game µs): the view says how far it is behind
         self.horizon_us = -(1 << 62)
         #: the furthest horizon any step found (game µs): a raised allowance lowers the horizon, but what
@@ -557,6 +572,7 @@ class Box(InputLayer):
     def step(self, now_us: int) -> list[GameEvent]:
         """Take everything the sources delivered, let time pass to ``now_us``."""
         self.now_us = max(self.now_us, now_us)
+        self._not_deaf(now_us)
         events: list[GameEvent] = []
         until: list[int] = []  # asked once a step: the settle below decides by the same answer
         if self.armed_lit is None:  # (lit armed: the sources were asked then, and what came since is left)
@@ -737,13 +753,22 @@ class Box(InputLayer):
         delay = self.latency_guard_us if self.delay_sources or any(m.fallback for m in marks) else 0
         due = first + max([*(m.probe_lag_us for m in marks), delay])
         if due > self.now_us and self.horizon_us < first and self._pushed_behind(first):
-            return first + STALL_US
+            return self._stall_due(first)
         if due <= self.now_us and self.horizon_us < first:
             # past but not delivered through: a delivery wakes the thread first (an answer to
             # the ask made now), or the stated delay after an ask nobody answered
             unanswered = self._ask(first)
-            return first + STALL_US if unanswered is None else min(first + STALL_US, max(unanswered, due))
+            stall = self._stall_due(first)
+            return stall if unanswered is None else min(stall, max(unanswered, due))
         return due
+
+    def _stall_due(self, first_us: int) -> int:
+        """When a source silent since before ``first_us`` is stalled and the horizon passes it:
+        ``STALL_US`` after it, or after where its silence is counted from, if the box's own pauses
+        moved that on (``sources_until_us``)."""
+        moved = [m.silent_from_us for m in self.marks.values()
+                 if m.silent_from_us is not None and not m.stalled and not m.said(first_us)]
+        return max([first_us, *moved]) + STALL_US
 
     def _pushed_behind(self, first_us: int) -> bool:
         """A source that pushes its watermarks, and cannot be asked for one, has not said it
@@ -899,7 +924,8 @@ class Box(InputLayer):
                 if mark.probe_lag_us > mark.stated_lag_us:
                     waited = max(waited, mark.probe_lag_us)
                 said = max(said if said is not None else floor, now_us - waited)
-            if said is None or said < floor:
+            heard = said if said is None or mark.silent_from_us is None else max(said, mark.silent_from_us)
+            if said is None or heard is None or heard < floor:  # silent for STALL_US of the box's listening
                 if not mark.stalled:
                     mark.stalled = True
                     self.stalls += 1
@@ -911,6 +937,29 @@ class Box(InputLayer):
             until = min(until, said)
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
+
+    def _not_deaf(self, now_us: int) -> None:
+        """If the box did not step for more than ``DEAF_GAP_US`` before ``now_us`` (the deciding
+        thread steps at least every 5 ms, paused or not), that pause was its own: every source not stalled has its silence counted from as much later
+        (``SourceMark.silent_from_us``), and an ask in flight has as long again to be answered. Else a
+        stopped or frozen process would call its reader stalled and decide past the edges waiting in
+        its pipe: the runner-up's press won, the first presser's still unread (found so: the deciding
+        process stopped for 0.6 s with the feed writing on)."""
+        looked = self._looked_us
+        self._looked_us = now_us if looked is None else max(looked, now_us)
+        if looked is None or now_us - looked <= DEAF_GAP_US or not self.marks:
+            return  # (a box that follows no live source, as in virtual time, steps when it likes)
+        pause = now_us - looked
+        self.deaf_pauses += 1
+        self._say(logging.WARNING, _(DEAF_LOG), pause / 1e3)
+        for mark in self.marks.values():
+            said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
+            if mark.stalled or said is None:
+                continue  # silent before the pause too: stalled it stays
+            heard = said if mark.silent_from_us is None else max(said, mark.silent_from_us)
+            mark.silent_from_us = min(now_us, heard + pause)
+            if mark.asked_us is not None:
+                mark.asked_us = min(now_us, mark.asked_us + pause)
 
     def sources_holding(self) -> bool:
         """A source that says how far it delivered holds an edge it has not handed over yet that the
