@@ -7,8 +7,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-#: BUZZERBOX_SCREENS=docs/screens saves the pictures where the docs show them; else a temporary folder
-SCREENS = Path(os.environ.get("BUZZERBOX_SCREENS") or tempfile.mkdtemp(prefix="phone-screens-"))
+#: where the browser tests save what they see: BUZZERBOX_SCREENS=docs/screens where the docs show them;
+#: else one folder in the temporary directory, written over by each run (a new folder per test
+#: process left ~100 behind on a developer's machine in a day)
+SCREENS = Path(os.environ.get("BUZZERBOX_SCREENS") or Path(tempfile.gettempdir()) / "buzzerbox-screens")
+SCREENS.mkdir(parents=True, exist_ok=True)
 
 
 def card_labels(page: Any) -> list[str]:

@@ -4,17 +4,13 @@ the question is over (Chromium, the live game on a thread)."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
 from games.quiz import PACKS_DIR
 from tests.web.conftest import Served
-
-SCREENS = Path(os.environ.get("BUZZERBOX_SCREENS", tempfile.gettempdir()))
+from tests.web.phones import SCREENS
 
 
 def test_the_scoreboard_says_the_clip_is_playing_then_paused_on_a_buzz_then_nothing(served: Any, phone: Any) -> None:

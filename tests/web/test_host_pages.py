@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.processes import HANG_S
 from tests.web.conftest import Served
-from tests.web.test_pages import SCREENS
+from tests.web.phones import SCREENS
 
 
 def log_in(page: Any, s: Served) -> None:

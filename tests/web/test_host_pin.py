@@ -22,7 +22,7 @@ from controller.web.server import CLOSE_REFUSED, CompanionServer
 from games import registry
 from tests.processes import HANG_S
 from tests.web.conftest import Served
-from tests.web.test_pages import SCREENS
+from tests.web.phones import SCREENS
 from tests.web.test_security import receive, talk
 
 

@@ -151,8 +151,8 @@ def test_the_host_page_uploads_a_pack_and_shows_each_problem_of_a_broken_one(ser
     """In Chromium: the host page's file input posts the pack with the PIN it logged in with."""
     from playwright.sync_api import expect
 
+    from tests.web.phones import SCREENS
     from tests.web.test_host_pages import log_in
-    from tests.web.test_pages import SCREENS
 
     s = served("quiz", 3)  # the deciding process saves what it is sent in the box's packs folder
     (tmp_path / "night.csv").write_text(GOOD, encoding="utf-8")

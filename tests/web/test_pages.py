@@ -7,9 +7,6 @@ the scoreboard follows."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -19,9 +16,7 @@ from controller.box.session import game_settings
 from controller.web.seats import seat_url
 from games import registry
 from tests.web.conftest import Served
-
-#: BUZZERBOX_SCREENS=docs/screens saves the pictures where the docs show them; else a temporary folder
-SCREENS = Path(os.environ.get("BUZZERBOX_SCREENS") or tempfile.mkdtemp(prefix="companion-screens-"))
+from tests.web.phones import SCREENS
 
 
 def questions(pack: str) -> list[dict[str, Any]]:

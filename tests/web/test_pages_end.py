@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.web.conftest import Served
-from tests.web.test_pages import SCREENS
+from tests.web.phones import SCREENS
 
 
 def test_phones_host_and_board_say_game_over_with_the_final_scores_when_the_server_stops(
