@@ -24,7 +24,12 @@ is measured beside it (``controller/apps/benchkit.py``):
   (``python -m benchmarks.one_process play``, ``play``'s options: the
   deciding thread beside the frames, benchmarks/one_process.py);
 * **settings**: idle, and 2 CPU burners (2 processes spinning); the load
-  average is printed before and after each game.
+  average is printed before and after each game. ``--paused MS`` plays one
+  setting instead: the box's processes stopped (SIGSTOP) for MS every 2 s,
+  the feeder writing on, as a machine that stalls them does
+  (``benchkit.Pauser``): what counts there is wrong, undecided and
+  live != virtual, which a pause must never change; its overheads hold the
+  pauses.
 
 Per design: contact -> lamp and settle -> lamp (p50/p99), **overhead = lamp
 - confirmation** (p50/p99/max, and how many within 1 ms), wrong winners
@@ -128,7 +133,7 @@ def short_of(games: dict[str, list[bk.Game]], wanted: int) -> list[str]:
 
 def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, per_round: int, seed: int,
                 tmp: Path, verbose: bool, profile: bool = False, before: Path | None = None,
-                wanted: int = 0) -> tuple[dict[str, list[bk.Game]], list[int]]:
+                wanted: int = 0, pause_ms: int = 0) -> tuple[dict[str, list[bk.Game]], list[int]]:
     """Every design, ``rounds`` games each, interleaved (the order turns each round) on the same script;
     then more rounds (as many again at most) for the designs with fewer than ``wanted`` timed contests."""
     games: dict[str, list[bk.Game]] = {d: [] for d in designs}
@@ -148,7 +153,7 @@ def run_setting(label: str, burners: int, designs: Sequence[str], rounds: int, p
                     os.environ[stepprofile.ENV] = str(folder)
                 code = before if design == BEFORE else None
                 game = bk.play_game(PROFILE, contests, folder, ["--window", *DESIGNS[design]], seed * 1000 + r,
-                                    code=code, program=PROGRAMS.get(design, bk.PLAY_PROGRAM))
+                                    code=code, program=PROGRAMS.get(design, bk.PLAY_PROGRAM), pause_ms=pause_ms)
                 os.environ.pop(stepprofile.ENV, None)
                 if profile:
                     game.extra["steps"] = [s for f in folder.glob("steps-*.json") if not f.name.endswith(".every.json")
@@ -312,10 +317,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-steps", action="store_true",
                         help="the deciding process stamps each stage of its lamp steps (printed per setting; the "
                              "wrappers cost a little: overhead figures of such a run are not the product's)")
+    parser.add_argument("--paused", type=int, default=0, metavar="MS",
+                        help=f"one setting instead: the box's processes stopped (SIGSTOP) for MS every "
+                             f"{bk.PAUSE_EVERY_S:g} s of each game, as a machine that stalls them does, the feeder "
+                             f"writing on: its winners are what counts (its overheads hold the pauses)")
     args = parser.parse_args(argv)
     contests = args.contests or (100 if args.quick else 300)
-    if contests < 1 or args.per_game < 1:
-        parser.error("--contests and --per-game take a number of at least 1")
+    if contests < 1 or args.per_game < 1 or args.paused < 0:
+        parser.error("--contests and --per-game take a number of at least 1, --paused one of at least 0")
     rounds = max(1, -(-contests // args.per_game))
     per_round = -(-contests // rounds)
     designs = [d.strip() for d in args.designs.split(",") if d.strip()]
@@ -333,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
               "watermark horizon lands)")
     settings = [(label, n) for label, n in (("idle", 0), ("2 CPU burners", 2))
                 if not (n and args.idle_only) and not (not n and args.loaded_only)]
+    if args.paused:
+        settings = [(f"paused {args.paused} ms every {bk.PAUSE_EVERY_S:g} s", 0)]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at start; "
           f"profile {PROFILE}; designs {', '.join(designs)} interleaved; {rounds} games x {per_round} contests per "
           f"design and setting")
@@ -343,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for label, burners in settings:
             games, floor = run_setting(label, burners, designs, rounds, per_round, args.seed, Path(tmp), args.verbose,
-                                       args.profile_steps, args.before, wanted=contests)
+                                       args.profile_steps, args.before, wanted=contests, pause_ms=args.paused)
             report(label, games, floor)
             if args.profile_steps:
                 report_steps(label, games)

@@ -31,11 +31,13 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,8 @@ FEEDER_RT_PRIORITY = DECIDER_RT_PRIORITY + 10
 FEEDER_NICE = -20
 #: the floor thread's timed waits, drawn uniformly (the deciding thread waits ~1-5 ms)
 FLOOR_WAIT_US = (500, 3_000)
+#: a paused game (``Pauser``): the box's processes are stopped this often
+PAUSE_EVERY_S = 2.0
 #: what a game's overhead p99 may exceed the floor's p99 by (issue 46's goal), and its p50 at most
 GOAL_OVER_FLOOR_US, GOAL_P50_US = 500, 300
 
@@ -326,6 +330,62 @@ class Burners:
             p.join(5)
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process under it, as /proc has them now."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            children.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+    tree, todo = [], [pid]
+    while todo:
+        tree.append(todo.pop())
+        todo += children.get(tree[-1], [])
+    return tree
+
+
+class Pauser:
+    """While in the ``with``: every ``every_s`` the process ``pid`` and all under it (the box:
+    ``play``, its deciding process and screen) are stopped (SIGSTOP) for ``pause_ms``, then let go
+    on (SIGCONT), as a machine that stalls the box does (its VM's host busy, swapping) while the
+    feeder writes on. A box decides as it would unpaused, only later: a wrong winner here is a box
+    that took its own pause for its sources' silence (docs/architecture.md)."""
+
+    def __init__(self, pid: int, pause_ms: int, every_s: float = PAUSE_EVERY_S) -> None:
+        self.pid, self.pause_s, self.every_s = pid, pause_ms / 1000, every_s
+        self.pauses = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="pauser", daemon=True)
+
+    def __enter__(self) -> Pauser:
+        if self.pause_s > 0:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.ident is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every_s):
+            stopped: list[int] = []
+            try:
+                for pid in process_tree(self.pid):
+                    with suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGSTOP)
+                        stopped.append(pid)
+                self.pauses += 1
+                self._stop.wait(self.pause_s)  # the pause itself
+            finally:
+                for pid in stopped:
+                    with suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGCONT)
+
+
 class Floor:
     """The floor process while in the ``with``; then ``priority`` and ``late`` (µs per wake)."""
 
@@ -497,13 +557,14 @@ PLAY_PROGRAM = ("-m", "controller")
 
 def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play_args: Sequence[str],
               seed: int, lang: str | None = None, code: Path | None = None,
-              program: Sequence[str] = PLAY_PROGRAM) -> Game:
+              program: Sequence[str] = PLAY_PROGRAM, pause_ms: int = 0) -> Game:
     """Play ``contests`` through ``python -m controller play quiz --feed``
     (the real GPIO source on mock pins) with ``play_args``, the feeder and
     the floor in processes of their own, and judge it. ``code``: the tree of
     another version of the box to play (``benchmarks/realtime.py --before``);
     ``program``: what plays instead of ``-m controller`` (the one-process
-    baseline: ``-m benchmarks.one_process``, which takes ``play``'s options)."""
+    baseline: ``-m benchmarks.one_process``, which takes ``play``'s options); ``pause_ms``: the box's
+    processes stopped that long every ``PAUSE_EVERY_S`` (``Pauser``)."""
     profile = profile_mod.load(profile_name)
     bells, host = bell_and_host_pins(profile)
     steps = schedule(contests, bells, host)
@@ -527,8 +588,9 @@ def play_game(profile_name: str, contests: Sequence[Contest], folder: Path, play
                                 cwd=code)
         feeder.start()
         try:
-            fed = feed_in.recv() if feed_in.poll(seconds + 120) else None
-            _out, err = proc.communicate(timeout=seconds + 120)
+            with Pauser(proc.pid, pause_ms):
+                fed = feed_in.recv() if feed_in.poll(seconds + 120) else None
+                _out, err = proc.communicate(timeout=seconds + 120)
         finally:
             if proc.poll() is None:
                 proc.kill()
