@@ -556,6 +556,7 @@ class DecidingGame:
         close_us = max(self.game_now(), box.now_us)
         deadline = time.monotonic() + CLOSE_WAIT_S
         said = False
+        box.handed_over()  # (the deciding thread stopped: this is no pause of the box's)
         while True:
             box.arrived.clear()
             with box.lock:

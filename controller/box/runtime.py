@@ -110,8 +110,8 @@ INPUTS_STALLED = N_("The {source} inputs stopped reporting: every decision waits
 STALLED_LOG = N_("the %s source has not said how far it delivered for %.1f s: until it does, every decision waits "
                  "%.1f s for it (a press it delivers later than that is late evidence)")
 #: ... and when the box itself did not look at them for a while (``DEAF_GAP_US``)
-DEAF_LOG = N_("the box did not look at its inputs for %.0f ms (its process was stopped or the machine paused it): "
-              "that time is not counted as their silence")
+DEAF_LOG = N_("the box did not look at its inputs for %.0f ms (its process was stopped or held up): that time is "
+              "not counted as their silence")
 REPORTING_AGAIN_LOG = N_("the %s source says how far it delivered again: decisions wait for its word, not %.1f s")
 #: ... and while a source does not answer when asked how far it delivered (``SourceMark.fallback``)
 INPUTS_UNANSWERED = N_("The {source} inputs do not say how far they delivered: decisions wait {delay} ms for them")
@@ -419,6 +419,10 @@ class Box(InputLayer):
         #: ``DEAF_GAP_US`` (its process stopped or frozen): those pauses are not the sources' silence
         self._looked_us: int | None = None
         self.deaf_pauses = 0
+        #: the last such pause (or run of pauses): (when the box last looked before it, when it looked
+        #: again), game µs: a source decided by a stated delay is held at its word from before it
+        #: until that delay of listening has passed (``_delay_word``)
+        self._pause: tuple[int, int] | None = None
         #: the horizon the last step found (game µs): the view says how far it is behind
         self.horizon_us = -(1 << 62)
         #: the furthest horizon any step found (game µs): a raised allowance lowers the horizon, but what
@@ -677,6 +681,7 @@ class Box(InputLayer):
         earlier can still come: every input taken (delivered, or held for the
         horizon) goes to the game and into the journal now, before its end."""
         with self.lock:
+            self.handed_over()
             events = self.step(now_us)
             while self._held:
                 events += self._deliver(heapq.heappop(self._held)[2])
@@ -748,10 +753,12 @@ class Box(InputLayer):
         if first is None:
             return None
         if self._waits_fixed_delay():
-            return first + self.latency_guard_us
+            return self._delay_due(first, self.latency_guard_us)
         marks = self.marks.values()
         delay = self.latency_guard_us if self.delay_sources or any(m.fallback for m in marks) else 0
         due = first + max([*(m.probe_lag_us for m in marks), delay])
+        if delay:
+            due = max(due, self._delay_due(first, delay))
         if due > self.now_us and self.horizon_us < first and self._pushed_behind(first):
             return self._stall_due(first)
         if due <= self.now_us and self.horizon_us < first:
@@ -766,7 +773,7 @@ class Box(InputLayer):
         """When a source silent since before ``first_us`` is stalled and the horizon passes it:
         ``STALL_US`` after it, or after where its silence is counted from, if the box's own pauses
         moved that on (``sources_until_us``)."""
-        moved = [m.silent_from_us for m in self.marks.values()
+        moved = [m.silent_from_us + 1 for m in self.marks.values()  # stalled once its silence is *over* STALL_US
                  if m.silent_from_us is not None and not m.stalled and not m.said(first_us)]
         return max([first_us, *moved]) + STALL_US
 
@@ -814,6 +821,7 @@ class Box(InputLayer):
         stated report delay (``latency_guard_us``). Followed from ``now_us``
         (game µs; the box's time if not given): until it first speaks, nothing
         past that moment is decided, for ``STALL_US`` at most."""
+        self.handed_over()  # (its silence is counted from ``now_us``)
         if watermarks or probe is not None:
             self.marks[name] = SourceMark(name, probe, probe_lag_us, ask=ask, delivers=True, stated_lag_us=probe_lag_us,
                                           followed_at_us=self.now_us if now_us is None else now_us)
@@ -903,8 +911,8 @@ class Box(InputLayer):
         may still deliver is not decided past, and no decision waits longer;
         that is said once."""
         if self._waits_fixed_delay():
-            return now_us - self.latency_guard_us
-        until = now_us - self.latency_guard_us if self.delay_sources else now_us
+            return self._delay_word(now_us, self.latency_guard_us)
+        until = self._delay_word(now_us, self.latency_guard_us) if self.delay_sources else now_us
         floor = now_us - STALL_US
         for mark in self.marks.values():
             said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
@@ -923,7 +931,7 @@ class Box(InputLayer):
                 waited = self.latency_guard_us
                 if mark.probe_lag_us > mark.stated_lag_us:
                     waited = max(waited, mark.probe_lag_us)
-                said = max(said if said is not None else floor, now_us - waited)
+                said = self._delay_word(now_us, waited) if said is None else max(said, self._delay_word(now_us, waited))
             heard = said if said is None or mark.silent_from_us is None else max(said, mark.silent_from_us)
             if said is None or heard is None or heard < floor:  # silent for STALL_US of the box's listening
                 if not mark.stalled:
@@ -938,6 +946,12 @@ class Box(InputLayer):
         self.longest_wait_us = max(self.longest_wait_us, now_us - until)
         return until
 
+    def handed_over(self) -> None:
+        """Whoever steps the box from now on is not the deciding thread that stepped it last (the
+        game closes, a source is followed anew): the time since its last step is no pause of the
+        box's own (``_not_deaf``)."""
+        self._looked_us = None
+
     def _not_deaf(self, now_us: int) -> None:
         """If the box did not step for more than ``DEAF_GAP_US`` before ``now_us`` (the deciding
         thread steps at least every 5 ms, paused or not), that pause was its own: every source not stalled has its silence counted from as much later
@@ -947,10 +961,13 @@ class Box(InputLayer):
         process stopped for 0.6 s with the feed writing on)."""
         looked = self._looked_us
         self._looked_us = now_us if looked is None else max(looked, now_us)
-        if looked is None or now_us - looked <= DEAF_GAP_US or not self.marks:
+        if looked is None or now_us - looked <= DEAF_GAP_US or not (self.marks or self.delay_sources):
             return  # (a box that follows no live source, as in virtual time, steps when it likes)
         pause = now_us - looked
         self.deaf_pauses += 1
+        if self._pause is not None and looked < self._pause[1] + MAX_GUARD_US:
+            looked = self._pause[0]  # within a stated delay of the last: one run of pauses
+        self._pause = (looked, now_us)
         self._say(logging.WARNING, _(DEAF_LOG), pause / 1e3)
         for mark in self.marks.values():
             said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
@@ -960,6 +977,26 @@ class Box(InputLayer):
             mark.silent_from_us = min(now_us, heard + pause)
             if mark.asked_us is not None:
                 mark.asked_us = min(now_us, mark.asked_us + pause)
+
+    def _delay_word(self, now_us: int, waited_us: int) -> int:
+        """What a source decided by a stated delay (``waited_us``: the fixed-delay guard, a source
+        that cannot tell, a board that does not answer its asks) is taken to have delivered by
+        ``now_us``: what it stamped that long ago; but after a pause of the box's own (``_not_deaf``)
+        only what it stamped that long before the pause, until that delay of listening has passed:
+        its presses of the pause reach the box up to that late (the board's bytes wait in the serial
+        buffer, and the deciding thread runs first)."""
+        pause = self._pause
+        if pause is not None and now_us < pause[1] + waited_us:
+            return min(now_us, pause[0]) - waited_us
+        return now_us - waited_us
+
+    def _delay_due(self, first_us: int, waited_us: int) -> int:
+        """When ``_delay_word`` passes ``first_us``: ``waited_us`` after it, and not before that
+        delay of listening after a pause of the box's own that came before it passed."""
+        pause = self._pause
+        if pause is not None and pause[0] - waited_us < first_us:
+            return max(first_us, pause[1]) + waited_us
+        return first_us + waited_us
 
     def sources_holding(self) -> bool:
         """A source that says how far it delivered holds an edge it has not handed over yet that the

@@ -27,6 +27,7 @@ from controller.box.deciding import DECIDER_MAX_SLEEP_S
 from controller.box.feed import Feed
 from controller.box.press import Edge, Watermark
 from controller.box.runtime import (
+    DEAF_GAP_US,
     GUARD_RELAX_US,
     HORIZON_FIXED_DELAY,
     HORIZON_WATERMARKS,
@@ -428,6 +429,85 @@ def test_a_reader_silent_through_the_box_s_pause_is_stalled_its_stall_time_after
     assert box.stalled_sources() == ["gpio"] and winners(events) == [FIRST]
     box.step(now + 2 * STALL_US)
     assert box.stalled_sources() == ["gpio"] and box.stalls == 1 and box.deaf_pauses == 2
+
+
+def test_after_the_box_s_pause_no_due_moment_is_already_past() -> None:
+    """A reader silent through the box's pause and after it: each step's next due moment is
+    ahead of it, so the deciding thread sleeps to the stall (never spinning on a moment past)."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: CONTACT_US - 2_000, probe_lag_us=READER_LAG_US)
+    looked_through(box, CONTACT_US - 20_000, CONTACT_US - 1_000)
+    settled_press(box, FIRST, CONTACT_US)
+    now, steps, events = CONTACT_US + STALL_US + 100_000, 0, []
+    while not winners(events):
+        events = box.step(now)
+        due = box.next_due_us()
+        assert due is None or due > now, (now, due)
+        now = now + LOOKS_EVERY_US if due is None else min(due, now + LOOKS_EVERY_US)
+        steps += 1
+        assert steps < 2 * STALL_US // LOOKS_EVERY_US
+    assert winners(events) == [FIRST] and box.stalled_sources() == ["gpio"]
+
+
+def test_an_ask_in_flight_through_the_box_s_pause_is_not_unanswered() -> None:
+    """The board was asked how far it delivered just before the box paused: the pause is not
+    its silence, its answer right after counts, and the screen does not say it leaves asks
+    unanswered."""
+    box = armed_box()
+    box.follow_source("board", watermarks=True, ask=lambda: True)
+    looked_through(box, CONTACT_US - 20_000, CONTACT_US - 1_000)
+    box.watermark(Watermark("board", CONTACT_US - 1_000))
+    settled_press(box, FIRST, CONTACT_US)
+    looked_through(box, CONTACT_US, CONTACT_US + 1_500)  # the press is confirmed: the board is asked ...
+    box.next_due_us()  # ... as the deciding thread plans its next wake
+    mark = box.marks["board"]
+    assert mark.asked_us is not None
+    resumed = CONTACT_US + 1_500 + STALL_US // 2
+    box.step(resumed)
+    assert not mark.timed_out and mark.unanswered == 0 and box.inputs_notice() is None
+    box.watermark(Watermark("board", resumed))
+    assert winners(box.step(resumed + 100)) == [FIRST] and not mark.timed_out
+
+
+@pytest.mark.parametrize("policy", [HORIZON_WATERMARKS, HORIZON_FIXED_DELAY])
+def test_a_source_decided_by_its_stated_delay_is_given_that_delay_after_the_box_s_pause(policy: str) -> None:
+    """A board that does not answer asks is decided by its stated delay (as every source is by the
+    fixed-delay guard). The box pauses; in its pause the first presser pressed on the board and the
+    runner-up, 1 ms later, on the GPIO reader. As it runs again it has the runner-up's press and not
+    yet the board's (its bytes still in the serial buffer: the deciding thread runs first). The
+    board's word is what it was before the pause until its delay of listening has passed, so its
+    press is still taken, and wins (the runner-up won, the whole pause decided past at once)."""
+    box = armed_box(policy)
+    answer = [0]
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: answer[0], probe_lag_us=READER_LAG_US)
+    box.follow_source("board", watermarks=True, ask=lambda: False)
+    box.marks["board"].refused = True  # older firmware: its stated delay decides for it
+    last_look = CONTACT_US - 1_000
+    for now in range(CONTACT_US - 20_000, last_look + 1, LOOKS_EVERY_US):
+        answer[0] = now - READER_LAG_US
+        box.step(now)
+    settled_press(box, RUNNER_UP, CONTACT_US + 1_000)  # the GPIO reader's, taken as the box runs again
+    resumed = last_look + 600_000
+    answer[0] = resumed - READER_LAG_US
+    assert not winners(box.step(resumed)) and box.deaf_pauses == 1
+    assert box.next_due_us() == resumed + box.latency_guard_us  # its delay of listening: not sooner
+    settled_press(box, FIRST, CONTACT_US)  # the board's, read from the serial buffer
+    events: list[GameEvent] = []
+    for now in range(resumed + 1_000, resumed + 20_000, 1_000):
+        answer[0] = now - READER_LAG_US
+        events += box.step(now)
+    assert winners(events) == [FIRST]
+
+
+def test_a_step_as_late_as_the_pause_bound_is_no_pause_and_pauses_in_a_row_each_count() -> None:
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: now_us - READER_LAG_US, probe_lag_us=READER_LAG_US)
+    box.step(CONTACT_US)
+    box.step(CONTACT_US + DEAF_GAP_US)
+    assert box.deaf_pauses == 0
+    box.step(CONTACT_US + 2 * DEAF_GAP_US + 1)
+    box.step(CONTACT_US + 3 * DEAF_GAP_US + 2)
+    assert box.deaf_pauses == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl"])
