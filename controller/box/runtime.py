@@ -178,6 +178,9 @@ STALL_US = MAX_GUARD_US
 #: time is not counted as a source's silence (``SourceMark.silent_from_us``), so the box never calls a
 #: source stalled, and decides past the edges waiting in its pipe, for a pause that was its own
 DEAF_GAP_US = 50_000
+#: the box's latest pauses kept for its sources' stated delays (``Box._delay_word``): each pause is at
+#: least ``DEAF_GAP_US``, so these span more than any delay (``MAX_GUARD_US``) of listening
+PAUSES_KEPT = 2 * MAX_GUARD_US // DEAF_GAP_US + 1
 #: ``Box.sources_holding`` asks a probe at this moment, which no source has reached: one that
 #: holds nothing answers about it, one that holds edges answers before them (or cannot say)
 HOLDING_ASKED_AT_US = 1 << 62
@@ -211,6 +214,9 @@ class SourceMark:
     #: its silence is counted from here (game µs) while its word is older: the box's own pauses
     #: (``DEAF_GAP_US``) moved it on from its word by as long (None: from its word)
     silent_from_us: int | None = None
+    #: its word as the last horizon took it (its stated delay's, if that decides for it): what a
+    #: pause of the box's own moves its silence on from (``Box._not_deaf``)
+    word_us: int | None = None
     #: asks the source to say at once how far it delivered (``BoardSource.ask_watermark``), when a
     #: decision waits on it; False from it: it cannot answer, and its stated delay is waited instead
     ask: Callable[[], bool] | None = None
@@ -419,10 +425,9 @@ class Box(InputLayer):
         #: ``DEAF_GAP_US`` (its process stopped or frozen): those pauses are not the sources' silence
         self._looked_us: int | None = None
         self.deaf_pauses = 0
-        #: the last such pause (or run of pauses): (when the box last looked before it, when it looked
-        #: again), game µs: a source decided by a stated delay is held at its word from before it
-        #: until that delay of listening has passed (``_delay_word``)
-        self._pause: tuple[int, int] | None = None
+        #: the latest such pauses, oldest first: (when the box last stepped before it, when it stepped
+        #: again), game µs: a stated delay is counted in the time the box listened (``_delay_word``)
+        self._pauses: deque[tuple[int, int]] = deque(maxlen=PAUSES_KEPT)
         #: the horizon the last step found (game µs): the view says how far it is behind
         self.horizon_us = -(1 << 62)
         #: the furthest horizon any step found (game µs): a raised allowance lowers the horizon, but what
@@ -932,6 +937,7 @@ class Box(InputLayer):
                 if mark.probe_lag_us > mark.stated_lag_us:
                     waited = max(waited, mark.probe_lag_us)
                 said = self._delay_word(now_us, waited) if said is None else max(said, self._delay_word(now_us, waited))
+            mark.word_us = said
             heard = said if said is None or mark.silent_from_us is None else max(said, mark.silent_from_us)
             if said is None or heard is None or heard < floor:  # silent for STALL_US of the box's listening
                 if not mark.stalled:
@@ -965,12 +971,10 @@ class Box(InputLayer):
             return  # (a box that follows no live source, as in virtual time, steps when it likes)
         pause = now_us - looked
         self.deaf_pauses += 1
-        if self._pause is not None and looked < self._pause[1] + MAX_GUARD_US:
-            looked = self._pause[0]  # within a stated delay of the last: one run of pauses
-        self._pause = (looked, now_us)
+        self._pauses.append((looked, now_us))
         self._say(logging.WARNING, _(DEAF_LOG), pause / 1e3)
         for mark in self.marks.values():
-            said = mark.mark_us if mark.mark_us is not None else mark.followed_at_us
+            said = mark.word_us
             if mark.stalled or said is None:
                 continue  # silent before the pause too: stalled it stays
             heard = said if mark.silent_from_us is None else max(said, mark.silent_from_us)
@@ -981,22 +985,32 @@ class Box(InputLayer):
     def _delay_word(self, now_us: int, waited_us: int) -> int:
         """What a source decided by a stated delay (``waited_us``: the fixed-delay guard, a source
         that cannot tell, a board that does not answer its asks) is taken to have delivered by
-        ``now_us``: what it stamped that long ago; but after a pause of the box's own (``_not_deaf``)
-        only what it stamped that long before the pause, until that delay of listening has passed:
-        its presses of the pause reach the box up to that late (the board's bytes wait in the serial
-        buffer, and the deciding thread runs first)."""
-        pause = self._pause
-        if pause is not None and now_us < pause[1] + waited_us:
-            return min(now_us, pause[0]) - waited_us
-        return now_us - waited_us
+        ``now_us``: what it stamped ``waited_us`` of the box's listening ago. The box's own pauses
+        (``_not_deaf``) are not counted: a press of a pause reaches the box up to that delay after
+        it (the board's bytes wait in the serial buffer, and the deciding thread runs first)."""
+        t, left = now_us, waited_us
+        for start, end in reversed(self._pauses):
+            if end > t:
+                continue
+            if t - end >= left:
+                break
+            left -= t - end
+            t = start
+        return t - left
 
     def _delay_due(self, first_us: int, waited_us: int) -> int:
-        """When ``_delay_word`` passes ``first_us``: ``waited_us`` after it, and not before that
-        delay of listening after a pause of the box's own that came before it passed."""
-        pause = self._pause
-        if pause is not None and pause[0] - waited_us < first_us:
-            return max(first_us, pause[1]) + waited_us
-        return first_us + waited_us
+        """When ``_delay_word`` passes ``first_us`` (as far as the pauses so far say): ``waited_us``
+        of the box's listening after it."""
+        t, left = first_us, waited_us
+        for start, end in self._pauses:
+            if end <= t:
+                continue
+            if start >= t:
+                if start - t >= left:
+                    break
+                left -= start - t
+            t = end
+        return t + left
 
     def sources_holding(self) -> bool:
         """A source that says how far it delivered holds an edge it has not handed over yet that the

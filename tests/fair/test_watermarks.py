@@ -469,34 +469,73 @@ def test_an_ask_in_flight_through_the_box_s_pause_is_not_unanswered() -> None:
     assert winners(box.step(resumed + 100)) == [FIRST] and not mark.timed_out
 
 
-@pytest.mark.parametrize("policy", [HORIZON_WATERMARKS, HORIZON_FIXED_DELAY])
-def test_a_source_decided_by_its_stated_delay_is_given_that_delay_after_the_box_s_pause(policy: str) -> None:
-    """A board that does not answer asks is decided by its stated delay (as every source is by the
-    fixed-delay guard). The box pauses; in its pause the first presser pressed on the board and the
-    runner-up, 1 ms later, on the GPIO reader. As it runs again it has the runner-up's press and not
-    yet the board's (its bytes still in the serial buffer: the deciding thread runs first). The
-    board's word is what it was before the pause until its delay of listening has passed, so its
-    press is still taken, and wins (the runner-up won, the whole pause decided past at once)."""
-    box = armed_box(policy)
+@pytest.mark.parametrize("followed_before_us", [20_000, 2_000_000])
+@pytest.mark.parametrize("decided_by", ["refused", "timed out", HORIZON_FIXED_DELAY])
+def test_a_source_decided_by_its_stated_delay_is_given_that_delay_after_the_box_s_pause(
+        decided_by: str, followed_before_us: int) -> None:
+    """A board that does not answer asks (older firmware, or its last ask timed out) is decided
+    by its stated delay, as every source is by the fixed-delay guard. The box pauses; in its
+    pause the first presser pressed on the board and the runner-up, 1 ms later, on the GPIO
+    reader. As it runs again it has the runner-up's press and not yet the board's (its bytes
+    still in the serial buffer: the deciding thread runs first). The board's stated delay is
+    counted in the box's listening, so its press is still taken, and wins. (The runner-up won:
+    the whole pause was decided past at once; and, with the board followed long before, a
+    review found it called stalled for the pause.)"""
+    box = armed_box(HORIZON_FIXED_DELAY if decided_by == HORIZON_FIXED_DELAY else HORIZON_WATERMARKS)
     answer = [0]
+    followed = box.now_us
+    contact = followed + followed_before_us
     box.follow_source("gpio", watermarks=True, probe=lambda now_us: answer[0], probe_lag_us=READER_LAG_US)
     box.follow_source("board", watermarks=True, ask=lambda: False)
-    box.marks["board"].refused = True  # older firmware: its stated delay decides for it
-    last_look = CONTACT_US - 1_000
-    for now in range(CONTACT_US - 20_000, last_look + 1, LOOKS_EVERY_US):
+    board = box.marks["board"]
+    if decided_by == "refused":
+        board.refused = True  # older firmware: its stated delay decides for it
+    else:
+        board.timed_out = True  # its last ask went unanswered (as the fixed-delay guard, all the same)
+    last_look = contact - 1_000
+    for now in range(followed, last_look + 1, LOOKS_EVERY_US):
         answer[0] = now - READER_LAG_US
         box.step(now)
-    settled_press(box, RUNNER_UP, CONTACT_US + 1_000)  # the GPIO reader's, taken as the box runs again
+    settled_press(box, RUNNER_UP, contact + 1_000)  # the GPIO reader's, taken as the box runs again
     resumed = last_look + 600_000
     answer[0] = resumed - READER_LAG_US
-    assert not winners(box.step(resumed)) and box.deaf_pauses == 1
+    assert not winners(box.step(resumed)) and box.deaf_pauses == 1 and box.stalled_sources() == []
     assert box.next_due_us() == resumed + box.latency_guard_us  # its delay of listening: not sooner
-    settled_press(box, FIRST, CONTACT_US)  # the board's, read from the serial buffer
+    settled_press(box, FIRST, contact)  # the board's, read from the serial buffer
     events: list[GameEvent] = []
     for now in range(resumed + 1_000, resumed + 20_000, 1_000):
         answer[0] = now - READER_LAG_US
         events += box.step(now)
-    assert winners(events) == [FIRST]
+    assert winners(events) == [FIRST] and box.stalled_sources() == []
+
+
+def test_pauses_in_a_row_hold_a_stated_delay_that_long_of_listening_not_longer() -> None:
+    """The box pauses 60 ms in every 120 ms (a machine that throttles it) while a source it
+    waits 150 ms for (its stated delay) holds a press: the press is decided once the box has
+    listened 150 ms since it, not sooner, and not only once the pauses stop."""
+    box = armed_box(HORIZON_FIXED_DELAY)
+    box.latency_guard_us = 150_000
+    box.follow_source("board", watermarks=False)
+    window, pause = 60_000, 60_000
+    pressed, listened, decided_after, last = None, 0, None, None
+    t = CONTACT_US
+    for _cycle in range(40):
+        for now in range(t, t + window, LOOKS_EVERY_US):
+            if pressed is None and now >= CONTACT_US + 30_000:
+                pressed = now
+                settled_press(box, FIRST, pressed)
+            if pressed is not None and last is not None and now - last <= DEAF_GAP_US:
+                listened += now - max(last, pressed)  # (the time since the box's last step before a pause is not)
+            last = now
+            if winners(box.step(now)):
+                decided_after = listened
+                break
+        if decided_after is not None:
+            break
+        t += window + pause
+    glitch = box.debouncer.config.glitch_us
+    assert decided_after is not None and box.deaf_pauses >= 2
+    assert box.latency_guard_us + glitch <= decided_after <= box.latency_guard_us + glitch + 2 * LOOKS_EVERY_US
 
 
 def test_a_step_as_late_as_the_pause_bound_is_no_pause_and_pauses_in_a_row_each_count() -> None:
