@@ -960,11 +960,12 @@ class Box(InputLayer):
 
     def _not_deaf(self, now_us: int) -> None:
         """If the box did not step for more than ``DEAF_GAP_US`` before ``now_us`` (the deciding
-        thread steps at least every 5 ms, paused or not), that pause was its own: every source not stalled has its silence counted from as much later
-        (``SourceMark.silent_from_us``), and an ask in flight has as long again to be answered. Else a
-        stopped or frozen process would call its reader stalled and decide past the edges waiting in
-        its pipe: the runner-up's press won, the first presser's still unread (found so: the deciding
-        process stopped for 0.6 s with the feed writing on)."""
+        thread steps at least every 5 ms, paused or not), that pause was its own: every source not
+        stalled has its silence counted from as much later (``SourceMark.silent_from_us``), an ask
+        in flight has as long again to be answered, and stated delays leave the pause out
+        (``_delay_word``). Else a stopped or frozen process would call its reader stalled and decide
+        past the edges waiting in its pipe: the runner-up's press won, the first presser's still
+        unread (found so: the deciding process stopped for 0.6 s with the feed writing on)."""
         looked = self._looked_us
         self._looked_us = now_us if looked is None else max(looked, now_us)
         if looked is None or now_us - looked <= DEAF_GAP_US or not (self.marks or self.delay_sources):
