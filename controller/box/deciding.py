@@ -411,8 +411,7 @@ class Decider(threading.Thread):
         self.box.arrived.set()
         if self.ident is not None:  # a stop (Ctrl+C, SIGTERM) may come before it was started
             self.join(timeout=1.0)
-        for reader in self.box.edge_readers if self._readers_parked else ():  # a thread that hangs: they go on
-            reader.park(False)
+        self._park_readers(False)  # a thread that hangs: they go on all the same
         with self.box.lock:  # what the close decides is logged at once again
             self.box.flush_log()
             self.box.held_log = None

@@ -229,6 +229,11 @@ class SourceMark:
     timed_out: bool = False
     unanswered: int = 0
 
+    def silent_since(self, word_us: int) -> int:
+        """Where its silence is counted from, its word being ``word_us``: there, or later where
+        the box's own pauses moved it on (``silent_from_us``)."""
+        return word_us if self.silent_from_us is None else max(word_us, self.silent_from_us)
+
     def said(self, t_us: int) -> bool:
         """It said it delivered everything stamped up to ``t_us`` (one that never spoke: since it was followed)."""
         said = self.mark_us if self.mark_us is not None else self.followed_at_us
@@ -938,8 +943,7 @@ class Box(InputLayer):
                     waited = max(waited, mark.probe_lag_us)
                 said = self._delay_word(now_us, waited) if said is None else max(said, self._delay_word(now_us, waited))
             mark.word_us = said
-            heard = said if said is None or mark.silent_from_us is None else max(said, mark.silent_from_us)
-            if said is None or heard is None or heard < floor:  # silent for STALL_US of the box's listening
+            if said is None or mark.silent_since(said) < floor:  # silent for STALL_US of the box's listening
                 if not mark.stalled:
                     mark.stalled = True
                     self.stalls += 1
@@ -978,8 +982,7 @@ class Box(InputLayer):
             said = mark.word_us
             if mark.stalled or said is None:
                 continue  # silent before the pause too: stalled it stays
-            heard = said if mark.silent_from_us is None else max(said, mark.silent_from_us)
-            mark.silent_from_us = min(now_us, heard + pause)
+            mark.silent_from_us = min(now_us, mark.silent_since(said) + pause)
             if mark.asked_us is not None:
                 mark.asked_us = min(now_us, mark.asked_us + pause)
 

@@ -304,12 +304,14 @@ def test_a_moment_a_pushing_source_has_not_reached_is_woken_by_its_delivery_not_
     assert winners(events) == [FIRST] and asked == []
 
 
-def looked_through(box: Box, from_us: int, to_us: int) -> None:
+def looked_through(box: Box, from_us: int, to_us: int, reader: list[int] | None = None) -> None:
     """Steps from ``from_us`` to ``to_us`` as often as a live box's deciding thread looks at its
-    sources: a longer pause is the box's own (``DEAF_GAP_US``), not the sources' silence."""
-    for now in range(from_us, to_us, LOOKS_EVERY_US):
+    sources: a longer pause is the box's own (``DEAF_GAP_US``), not the sources' silence. ``reader``:
+    the answer of a reader's probe, which has delivered everything each time (now less its lag)."""
+    for now in [*range(from_us, to_us, LOOKS_EVERY_US), to_us]:
+        if reader is not None:
+            reader[0] = now - READER_LAG_US
         box.step(now)
-    box.step(to_us)
 
 
 def settled_press(box: Box, station: int, t_us: int) -> None:
@@ -396,9 +398,7 @@ def test_a_pause_of_the_box_s_own_is_not_its_reader_s_silence(paused_us: int) ->
     answer = [0]
     box.follow_source("gpio", watermarks=True, probe=lambda now_us: answer[0], probe_lag_us=READER_LAG_US)
     last_look = CONTACT_US - 1_000
-    for now in range(CONTACT_US - 20_000, last_look + 1, LOOKS_EVERY_US):
-        answer[0] = now - READER_LAG_US
-        box.step(now)
+    looked_through(box, CONTACT_US - 20_000, last_look, answer)
     *handed, reclose = contest(CONTACT_US)
     for edge in handed:
         box.edge(edge, 1)
@@ -493,9 +493,7 @@ def test_a_source_decided_by_its_stated_delay_is_given_that_delay_after_the_box_
     else:
         board.timed_out = True  # its last ask went unanswered (as the fixed-delay guard, all the same)
     last_look = contact - 1_000
-    for now in range(followed, last_look + 1, LOOKS_EVERY_US):
-        answer[0] = now - READER_LAG_US
-        box.step(now)
+    looked_through(box, followed, last_look, answer)
     settled_press(box, RUNNER_UP, contact + 1_000)  # the GPIO reader's, taken as the box runs again
     resumed = last_look + 600_000
     answer[0] = resumed - READER_LAG_US

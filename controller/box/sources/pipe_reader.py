@@ -325,8 +325,7 @@ class PipeReader(threading.Thread):
             self._stopping = True
             with contextlib.suppress(OSError):
                 os.write(self._wake_w, b"x")
-        self._parked = False  # a parked thread drains the pipe and ends too
-        self._resume.set()
+        self.park(False)  # a parked thread drains the pipe and ends too
         if self.ident is None:  # never started: its end of the wake-up pipe, and the queue, are closed here
             os.close(self._wake_r)
             with self._lock:  # not while the deciding thread reads it (``take_waiting``)
