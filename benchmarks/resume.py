@@ -191,8 +191,17 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
             time.sleep(0.005)
         return pids[n - 1]
 
+    def screen_showed(n: int, give_up_s: float = 600.0) -> None:
+        """Until the screen's process has taken ``n`` deciding processes' first views (its debug line)."""
+        until = time.monotonic() + give_up_s
+        while len(shown) < n:
+            if not reader.is_alive() or time.monotonic() > until:
+                raise SystemExit(f"play --resume's screen never showed deciding process {n}'s first view")
+            time.sleep(0.005)  # (polling: a benchmark, not a test)
+
     try:
         first_view()
+        screen_showed(1)  # the players see the game when it dies (killed before, the screen would show one view only)
         killed = time.perf_counter()
         os.kill(started(1), signal.SIGKILL)
         first_view()
@@ -201,10 +210,8 @@ def restart_wait(journal: Path, folder: Path, game: str) -> tuple[float, float, 
             ticks = f.read().rsplit(")", 1)[1].split()
         cpu = (int(ticks[11]) + int(ticks[12])) / os.sysconf("SC_CLK_TCK")
         worst = copy.read_bytes().count(b'"type":"checkpoint"') == before
-        until = time.monotonic() + 600
-        while len(shown) < 2 and reader.is_alive() and time.monotonic() < until:
-            time.sleep(0.005)  # (polling: a benchmark, not a test)
-        screen = shown[1] - killed if len(shown) >= 2 else float("nan")
+        screen_showed(2)
+        screen = shown[1] - killed
         proc.send_signal(signal.SIGTERM)
         proc.wait(120)
     finally:
