@@ -494,18 +494,22 @@ class Box(InputLayer):
 
     def _delivered(self, now_us: int, stamps: list[int]) -> None:
         """The measured report delay: how long after its stamp each edge or
-        press reached the box."""
+        press reached the box, the box's own pauses left out."""
         stated = self.stated_delay_us
         if stated is None:
             return
+        offset = self.time_offset_us
         if self.arrival_clock is not None:
-            lags = []
+            came = []
             while self.arrival_lags:
-                lags.append(self.arrival_lags.popleft())
+                stamp, arrived = self.arrival_lags.popleft()
+                came.append((stamp + offset, arrived + offset))
         else:
-            lags = [now_us - t_us for t_us in stamps]
+            came = [(t_us, now_us) for t_us in stamps]
         if not self._waits_fixed_delay() and not self.delay_sources:
-            lags = []  # every source says how far it delivered: one that breaks its word is ``broken_promises``'
+            came = []  # every source says how far it delivered: one that breaks its word is ``broken_promises``'
+        # the box's own pauses are not the sources' delay: their inputs waited for the box (``_not_deaf``)
+        lags = [arrived - t_us - self._paused_within(t_us, arrived) for t_us, arrived in came]
         for lag in lags:
             if lag > self.latency_guard_us:
                 self.late_deliveries += 1
@@ -985,6 +989,10 @@ class Box(InputLayer):
             mark.silent_from_us = min(now_us, mark.silent_since(said) + pause)
             if mark.asked_us is not None:
                 mark.asked_us = min(now_us, mark.asked_us + pause)
+
+    def _paused_within(self, from_us: int, to_us: int) -> int:
+        """How much of ``from_us`` to ``to_us`` (game µs) the box spent in pauses of its own."""
+        return sum(max(0, min(end, to_us) - max(start, from_us)) for start, end in self._pauses)
 
     def _delay_word(self, now_us: int, waited_us: int) -> int:
         """What a source decided by a stated delay (``waited_us``: the fixed-delay guard, a source

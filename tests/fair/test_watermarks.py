@@ -33,6 +33,7 @@ from controller.box.runtime import (
     HORIZON_WATERMARKS,
     INPUTS_LATE,
     INPUTS_STALLED,
+    MAX_GUARD_US,
     STALL_US,
     Box,
     raised_guard_us,
@@ -598,6 +599,33 @@ def test_forwarded_inputs_do_not_raise_the_guard_of_the_stations() -> None:
     box.edge(Edge(3, "bell", 0, CONTACT_US + 1_000), 1)  # a station's own edge that late does raise it
     box.step(clock[0])
     assert box.latency_guard_us > 2_000
+
+
+@pytest.mark.parametrize("clocked", [True, False], ids=["live clock", "virtual time"])
+@pytest.mark.parametrize("paused", [True, False], ids=["box paused", "box running"])
+def test_a_press_made_in_the_box_s_own_pause_is_no_late_delivery(paused: bool, clocked: bool) -> None:
+    """The fixed-delay guard rises for seconds after an input that reached the box later than
+    its stated delay. A press made while the box's own process was paused (0.6 s) waited for
+    the box, not for its source: it is on time, and the decisions after the pause do not wait
+    longer. The same press as late with the box running is late evidence. (It raised the guard
+    to its most, 0.5 s: the decisions of the next seconds waited that long.)"""
+    box = armed_box(HORIZON_FIXED_DELAY)
+    clock = [0]
+    box.measure_report_delay((lambda: clock[0]) if clocked else None)
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: now_us - READER_LAG_US, probe_lag_us=READER_LAG_US)
+    last_look = CONTACT_US - 1_000
+    looked_through(box, CONTACT_US - 20_000, last_look)
+    resumed = last_look + 600_000
+    if not paused:
+        looked_through(box, last_look, resumed - LOOKS_EVERY_US)
+    clock[0] = resumed - box.time_offset_us  # it reaches the inbox as the box runs again
+    settled_press(box, FIRST, CONTACT_US)
+    box.step(resumed)
+    assert box.deaf_pauses == (1 if paused else 0)
+    if paused:
+        assert box.late_deliveries == 0 and box.latency_guard_us == 2_000
+    else:
+        assert box.late_deliveries == 1 and box.latency_guard_us == MAX_GUARD_US
 
 
 # -- through the real threads: the feed's reader, the GPIO source, the deciding thread --------
