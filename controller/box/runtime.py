@@ -498,19 +498,20 @@ class Box(InputLayer):
         stated = self.stated_delay_us
         if stated is None:
             return
-        offset = self.time_offset_us
-        if self.arrival_clock is not None:
-            came = []
+        came: list[tuple[int, int]] = []  # (stamp, arrival), game µs
+        if not self._waits_fixed_delay() and not self.delay_sources:
+            self.arrival_lags.clear()  # every source says how far it delivered: one that breaks its word is ``broken_promises``'
+        elif self.arrival_clock is not None:
+            offset = self.time_offset_us
             while self.arrival_lags:
                 stamp, arrived = self.arrival_lags.popleft()
                 came.append((stamp + offset, arrived + offset))
         else:
             came = [(t_us, now_us) for t_us in stamps]
-        if not self._waits_fixed_delay() and not self.delay_sources:
-            came = []  # every source says how far it delivered: one that breaks its word is ``broken_promises``'
-        # the box's own pauses are not the sources' delay: their inputs waited for the box (``_not_deaf``)
-        lags = [arrived - t_us - self._paused_within(t_us, arrived) for t_us, arrived in came]
-        for lag in lags:
+        for t_us, arrived in came:
+            lag = arrived - t_us
+            if lag > self.latency_guard_us:  # (only a late one is looked at again: this runs before the lamp)
+                lag -= self._paused_within(t_us, arrived)  # the box's own pauses: it waited for the box (``_not_deaf``)
             if lag > self.latency_guard_us:
                 self.late_deliveries += 1
                 self.worst_delivery_us = max(self.worst_delivery_us, lag)
@@ -557,8 +558,8 @@ class Box(InputLayer):
             # silent past its stamp, stalled, may deliver it late: late evidence if a decision went past)
             if delivering and all(m.promised_us is not None and m.promised_us >= t_us for m in delivering):
                 broken += 1
-                self._broke(delivering, (now_us - self.time_offset_us if arrived is None else arrived) - stamp,
-                            now_us)
+                came = now_us - self.time_offset_us if arrived is None else arrived
+                self._broke(delivering, came - stamp - self._paused_within(t_us, came + self.time_offset_us), now_us)
         if not broken and self._broken_burst:
             if self._broken_burst > 1:
                 self._say(logging.WARNING, _(BROKEN_BURST_LOG), self._broken_burst)
@@ -957,7 +958,8 @@ class Box(InputLayer):
                 mark.stalled = False
                 self._say(logging.INFO, _(REPORTING_AGAIN_LOG), mark.name, STALL_US / 1e6)
             until = min(until, said)
-        self.longest_wait_us = max(self.longest_wait_us, now_us - until)
+        if now_us - until > self.longest_wait_us:  # (the box's own pauses are no wait for the sources)
+            self.longest_wait_us = max(self.longest_wait_us, now_us - until - self._paused_within(until, now_us))
         return until
 
     def handed_over(self) -> None:
@@ -991,7 +993,8 @@ class Box(InputLayer):
                 mark.asked_us = min(now_us, mark.asked_us + pause)
 
     def _paused_within(self, from_us: int, to_us: int) -> int:
-        """How much of ``from_us`` to ``to_us`` (game µs) the box spent in pauses of its own."""
+        """How much of ``from_us`` to ``to_us`` (game µs) the box spent in pauses of its own (as far as
+        the ``PAUSES_KEPT`` newest say)."""
         return sum(max(0, min(end, to_us) - max(start, from_us)) for start, end in self._pauses)
 
     def _delay_word(self, now_us: int, waited_us: int) -> int:

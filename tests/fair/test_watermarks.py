@@ -628,6 +628,50 @@ def test_a_press_made_in_the_box_s_own_pause_is_no_late_delivery(paused: bool, c
         assert box.late_deliveries == 1 and box.latency_guard_us == MAX_GUARD_US
 
 
+def test_a_press_stamped_before_the_box_s_pause_is_as_late_as_the_box_listened_after_it() -> None:
+    """A press stamped 20 ms before the box's own pause (0.6 s), taken after it, was 20 ms
+    late by the box's listening: the fixed-delay guard covers 20 ms, not the most (0.5 s)."""
+    box = armed_box(HORIZON_FIXED_DELAY)
+    box.measure_report_delay()
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: now_us - READER_LAG_US, probe_lag_us=READER_LAG_US)
+    last_look = CONTACT_US - 1_000
+    looked_through(box, CONTACT_US - 40_000, last_look)
+    settled_press(box, FIRST, last_look - 20_000)
+    box.step(last_look + 600_000)
+    assert box.deaf_pauses == 1 and box.late_deliveries == 1 and box.worst_delivery_us == 20_000
+    assert box.latency_guard_us == raised_guard_us(20_000)
+
+
+def test_an_edge_held_through_the_box_s_pause_broke_its_source_s_word_by_the_box_s_listening() -> None:
+    """The source said it delivered everything up to 60 ms; the box pauses 0.6 s; as it runs
+    again the source hands over an edge stamped 57 ms. It broke its word by the 3 ms the box
+    listened before its pause, not by the pause: the allowance the box waits for that source
+    covers 3 ms (it was raised to the most, 0.5 s, for the seconds after)."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True)
+    box.watermark(Watermark("gpio", 60_000))
+    box.step(60_000)
+    resumed = 60_000 + 600_000
+    box.edge(Edge(2, "bell", 1, 57_000), 1)  # a release edge of an idle bell: it decides nothing
+    box.watermark(Watermark("gpio", resumed))
+    box.step(resumed)
+    assert box.deaf_pauses == 1 and (box.late_deliveries, box.worst_delivery_us) == (1, 3_000)
+    assert box.marks["gpio"].probe_lag_us == raised_guard_us(3_000)
+
+
+def test_the_box_s_own_pause_is_no_wait_for_its_sources() -> None:
+    """The game's end says the longest any decision waited for the sources (``Ended``): a
+    board decided by its stated delay (2 ms) beside a reader; the box pauses 0.6 s. The
+    decisions waited the board's 2 ms of listening, not the pause."""
+    box = armed_box()
+    box.follow_source("gpio", watermarks=True, probe=lambda now_us: now_us - READER_LAG_US, probe_lag_us=READER_LAG_US)
+    box.follow_source("board", watermarks=False)
+    last_look = CONTACT_US - 1_000
+    looked_through(box, CONTACT_US - 40_000, last_look)
+    looked_through(box, last_look + 600_000, last_look + 650_000)
+    assert box.deaf_pauses == 1 and box.longest_wait_us == box.latency_guard_us == 2_000
+
+
 # -- through the real threads: the feed's reader, the GPIO source, the deciding thread --------
 
 
