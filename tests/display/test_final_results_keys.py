@@ -18,9 +18,8 @@ from controller import protocol as p
 from controller.box.process import DecidingGame
 from controller.box.runtime import Box
 from controller.cli import main
-from controller.screen import viewer
 from games import registry
-from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.kiosk import Kiosk, Script, menu_args, sent_to_decider
 from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_evening_night import (
     PACK,
@@ -62,14 +61,7 @@ def test_undo_on_the_final_results_takes_the_slip_back_and_the_game_goes_on(
     packs = tmp_path / "packs"
     packs.mkdir()
     (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    sent: list[p.Message] = []
-    to_decider = viewer.DecidingLink.send
-
-    def send(link: viewer.DecidingLink, message: p.Message) -> None:
-        sent.append(message)
-        to_decider(link, message)
-
-    monkeypatch.setattr(viewer.DecidingLink, "send", send)
+    sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, slip_taken_back(seen, sent))
     assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
