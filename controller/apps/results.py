@@ -139,8 +139,8 @@ def to_text(r: Results) -> str:
         lines += all_play_lines(r, q) if q.all_play else judgement_lines(r, q)
         lines.append("  " + _("result: {result}; scores {scores}").format(
             result=said(q.result) if q.result else "-", scores=", ".join(f"{n} {s}" for n, s in zip(r.names, q.scores, strict=False))))
-    lines.append(_("final scores: {scores}").format(
-        scores=", ".join(f"{n} {s}" for n, s in zip(r.names, r.scores, strict=False))))
+    scores = _("final scores: {scores}") if r.finished else _("scores when the game was stopped: {scores}")
+    lines.append(scores.format(scores=", ".join(f"{n} {s}" for n, s in zip(r.names, r.scores, strict=False))))
     return "\n".join([*lines, *standings_text(r)])
 
 

@@ -129,6 +129,8 @@ class DecidingGame:
         self.lights = lights
         self.until_us = until_us
         self.results_s = results_s
+        #: when the game was last found finished (``results_shown``)
+        self._finished_at: int | None = None
         self.screen_args = list(screen_args)
         self.viewers: list[Viewer] = []
         self.version = 0
@@ -506,7 +508,6 @@ class DecidingGame:
         a viewer asks to stop, Ctrl+C or SIGTERM; returns why it ended."""
         box = self.box
         self.decider.start()
-        finished_at: int | None = None
         try:
             while True:
                 self.wake.wait(0.1)
@@ -520,15 +521,23 @@ class DecidingGame:
                 now = self.game_now()
                 with box.lock:
                     finished = box.engine.finished
-                if finished and finished_at is None:
-                    finished_at = now
-                if finished_at is not None and now - finished_at > self.results_s * 1_000_000:
+                if self.results_shown(finished, now):
                     return p.EndReason.FINISHED
                 if self.until_us is not None and now >= self.until_us:
                     return p.EndReason.TIME
                 self._mind_the_screen(now)
         finally:
             self.decider.stop()
+
+    def results_shown(self, finished: bool, now: int) -> bool:
+        """The game has been finished for ``results_s`` by ``now`` (game µs): its results were on show
+        that long. An undo on the final results makes it unfinished again: timed anew when it ends again
+        (it closed ``results_s`` after the first end, the game going on)."""
+        if not finished:
+            self._finished_at = None
+        elif self._finished_at is None:
+            self._finished_at = now
+        return self._finished_at is not None and now - self._finished_at > self.results_s * 1_000_000
 
     def _mind_the_screen(self, now: int) -> None:
         for viewer in list(self.viewers):

@@ -464,9 +464,9 @@ class _Watching:
                 box.send(p.Stop(p.EndReason.QUIT))
             elif name == "menu" and not self.finished_at_frame and not presenter.end_confirmed():
                 pass  # the first Esc: the screen asks
-            elif name == "menu" or (self.finished_at_frame and (name is not None or goes_back(event))):
+            elif name == "menu" or (self.finished_at_frame and goes_back(event)):
                 box.send(p.Stop(p.EndReason.MENU if name == "menu" else p.EndReason.FINISHED))
-            elif name is not None:
+            elif name is not None:  # on the final results too: an undo takes the last judgement back, next reveals
                 box.send(p.HostKey(name, self.game_now()))
 
     def read(self, inbox: Inbox) -> bool:

@@ -27,6 +27,8 @@ from typing import Any
 import pygame
 import pytest
 
+from controller import protocol as p
+from controller.screen import viewer
 from games.toolkit import theme
 from tests.processes import HANG_S
 
@@ -110,3 +112,16 @@ class Kiosk:
             self.stages.append(reached.stage)
             self.frames, self.began = 0, time.monotonic()
         return [key(code) if isinstance(code, int) else code for code in pressed if not isinstance(code, Reached)]
+
+
+def sent_to_decider(monkeypatch: pytest.MonkeyPatch) -> list[p.Message]:
+    """Every message the screen sends its deciding process from now on (they still go)."""
+    sent: list[p.Message] = []
+    to_decider = viewer.DecidingLink.send
+
+    def send(link: viewer.DecidingLink, message: p.Message) -> None:
+        sent.append(message)
+        to_decider(link, message)
+
+    monkeypatch.setattr(viewer.DecidingLink, "send", send)
+    return sent

@@ -23,12 +23,11 @@ from controller import protocol as p
 from controller.box import journal as journal_mod
 from controller.box.runtime import box_from_journal
 from controller.cli import main
-from controller.screen import viewer
 from controller.screen.live import presenter_for
 from controller.screen.loop import BACK_HINT, draw_box
 from controller.screen.screen import Screen
 from games.i18n import _, set_language
-from tests.display.kiosk import Kiosk, Reached, Script, menu_args
+from tests.display.kiosk import Kiosk, Reached, Script, menu_args, sent_to_decider
 from tests.display.test_game_end_confirm import (
     MENU_HINT,
     asked,
@@ -77,14 +76,7 @@ def test_enter_on_the_final_results_goes_back_to_the_menu_still_on_start(
     packs.mkdir()
     (packs / "two.csv").write_text(PACK, encoding="utf-8")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    sent: list[p.Message] = []
-    to_decider = viewer.DecidingLink.send
-
-    def send(link: viewer.DecidingLink, message: p.Message) -> None:
-        sent.append(message)
-        to_decider(link, message)
-
-    monkeypatch.setattr(viewer.DecidingLink, "send", send)
+    sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
     kiosk = Kiosk(monkeypatch, host(seen, sent, language))
     assert main(["--lang", language, *menu_args(tmp_path, "--players", "3")]) == 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.apps import results as results_app
 from controller.box.journal import JournalWriter
 from controller.box.results.quiz import QuizNight, to_csv, to_json
 from controller.box.results.quiz_record import Results
@@ -110,6 +111,16 @@ def test_the_text_names_the_players_in_press_order(named_quiz, capsys) -> None:
     code, out, _err = run(capsys, "results", str(path))
     assert code == 0
     assert out.startswith("Question 1") and "final scores: Anna" in out
+
+
+@pytest.mark.parametrize("finished", [True, False])
+def test_the_text_calls_the_scores_final_only_when_the_game_was(finished: bool) -> None:
+    """A game the host stopped (Esc, Esc) has no final scores: its text says when they were taken
+    (it said "final scores" over "Not finished; leading: ...")."""
+    record = Results("j.jsonl", ["Anna", "Ben"], [0, 1], 1, [], [2, 0], finished, {}, [])
+    text = results_app.to_text(record)
+    assert ("final scores: Anna 2, Ben 0" in text) == finished
+    assert ("scores when the game was stopped: Anna 2, Ben 0" in text) == (not finished)
 
 
 def test_a_journaled_simulated_quiz_leaves_its_results_beside_the_journal(tmp_path: Path, capsys) -> None:
