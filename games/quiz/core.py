@@ -481,6 +481,7 @@ class RoundMode(Protocol):
     def arm(self, t: int) -> list[GameEvent]: ...
     def pick(self, action: Action, t: int) -> list[GameEvent]: ...
     def judge(self, correct: bool, t: int) -> list[GameEvent]: ...
+    def reveal(self, t: int) -> list[GameEvent]: ...
     def first_press(self) -> FirstPress | None: ...
 
 
@@ -760,8 +761,7 @@ class QuizCore:
         if kind in ("arm", "next"):
             self.lobby = False  # the quiz has begun: the teams are as they stand
         if kind == "reveal":
-            r.revealed = True
-            return [GameEvent(QuizEvent.REVEAL, t, None, {"number": r.question, "answer": str(self._question().get("answer", ""))})]
+            return self.mode.reveal(t)
         if kind == "leaderboard":
             r.board = not r.board
             return [GameEvent(QuizEvent.LEADERBOARD, t, None, {"shown": r.board})] + (self._podium(t, final=False) if r.board else [])

@@ -17,12 +17,16 @@ from games.rules_version import RULES_OPTION, rules_option
 #: 3 lets the other team buzz while a negged tossup is read on (quiz bowl, NAQT),
 #: where 2 closed the buzzers until the moderator read it to the end; and in
 #: all-play gives a right answer in the first half second all its points and a
-#: team its members' mean (2: the formula from 0 s, the members' sum)
-RULES_VERSION = 3
+#: team its members' mean (2: the formula from 0 s, the members' sum); 4: the host's reveal
+#: while an all-play question is open closes it first (3 showed the answer with the question
+#: still open, and a pick made after it scored)
+RULES_VERSION = 4
 #: the oldest rules version the engine still plays (1's fixed 2 ms settle is gone)
 OLDEST_RULES = 2
 #: the first rules version whose bowl buzzers stay open for the other team after a neg (and all-play's changes)
 REBOUND_WHILE_READ = 3
+#: the first rules version whose reveal closes an open all-play question
+REVEAL_CLOSES_ALL_PLAY = 4
 
 #: the packs that ship with the box, by name (the file's stem), and what the menu calls them
 PACKS_DIR = Path(__file__).resolve().parent / "packs"

@@ -67,6 +67,30 @@ def test_the_first_pick_is_locked_in_and_everyone_in_ends_the_question() -> None
     assert view["correct"] == [1, 0, 1] and view["wrong"] == [0, 1, 0]
 
 
+@pytest.mark.parametrize("rules_version", [4, 3])
+def test_the_host_s_reveal_closes_an_open_question_before_the_answer_is_out(rules_version: int) -> None:
+    """Two of three have picked; the host reveals (the host remote's next, a clicker's step): the
+    question closes as its timer's end would, scored as it stood, and the third's pick after it
+    counts nothing. (Rules 3, kept for their journals, showed the answer with the question still
+    open: the third picked Mars after seeing it and scored.)"""
+    engine = SPEC.new_engine(SPEC.settings(3, 1, pack=PACK, rounds=ALL_PLAY, rules_version=rules_version))
+    engine.handle(Action("arm", 1_000_000))
+    press(engine, 0, "b", 1_500_000)  # Mars, right
+    press(engine, 1, "a", 3_000_000)  # wrong
+    assert "reveal" in engine.legal_actions(None)
+    events = engine.handle(Action("reveal", 4_000_000))
+    late = press(engine, 2, "b", 5_000_000)  # right, after the answer was shown
+    view = engine.public_view()
+    assert view["answer"] == "Mars"
+    if rules_version == 3:
+        assert any(e.kind == "locked_in" for e in late) and view["scores"][2] > 0
+        return
+    assert [e.kind for e in events][0] == "all_play_reveal" and late == []
+    assert view["phase"] == "round_over" and view["scores"][2] == 0 and view["scores"][0] > 0
+    with pytest.raises(RuleError):
+        engine.handle(Action("answer", 5_100_000, 2, {"choice": 1}))  # a phone's pick: refused
+
+
 def test_the_timer_ends_the_question_at_its_own_time_however_late_the_tick() -> None:
     def played(ticks: list[int]) -> list[tuple[str, int]]:
         engine = new_quiz()

@@ -21,6 +21,7 @@ from games.quiz.allplay_scoring import (
 )
 from games.quiz.core import WARNING_SECONDS, Phase, QuizEvent
 from games.quiz.modes.classic import ClassicMode
+from games.quiz.options import REVEAL_CLOSES_ALL_PLAY
 
 
 class AllPlayMode(ClassicMode):
@@ -70,6 +71,16 @@ class AllPlayMode(ClassicMode):
         if phase == Phase.ALL_PLAY:
             return ["reveal", "next"]
         return ["next"] if phase == Phase.ROUND_OVER else super().host_moves(phase)
+
+    def reveal(self, t: int) -> list[GameEvent]:
+        """The host's reveal (the host remote's next, a clicker's step) while the question is open
+        closes it first, as its timer's end would: nobody picks once the answer is out. (Rules 2
+        and 3 showed the answer with the question still open: a pick made after it scored.)"""
+        quiz = self.quiz
+        if quiz.round.phase == Phase.ALL_PLAY and quiz.allplay is not None and \
+                quiz.options.rules_version >= REVEAL_CLOSES_ALL_PLAY:
+            return self._close(t)
+        return super().reveal(t)
 
     def arm(self, t: int) -> list[GameEvent]:
         """The host opens the question: the timer starts, every station may pick."""

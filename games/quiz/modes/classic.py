@@ -218,6 +218,12 @@ class ClassicMode:
         """A moderator's mark while reading (quiz bowl's ``power`` and ``read``): none here."""
         return []
 
+    def reveal(self, t: int) -> list[GameEvent]:
+        """The host shows the question's answer (legal once nobody may answer it any more)."""
+        quiz, r = self.quiz, self.quiz.round
+        r.revealed = True
+        return [GameEvent(QuizEvent.REVEAL, t, None, {"number": r.question, "answer": str(quiz._question().get("answer", ""))})]
+
     def arm(self, t: int) -> list[GameEvent]:
         """The host arms the buzzers (again after a tie, or for the next question)."""
         quiz, r = self.quiz, self.quiz.round
