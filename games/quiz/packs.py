@@ -233,12 +233,12 @@ class _Problems:
         #: while True, a problem leaves out only the row being read (the pack is still played)
         self.in_row = False
         self.file_problems = 0
-        self._order: list[int] = []
+        self._order: list[tuple[bool, int]] = []
 
     def add(self, where: Where | None, message: Reason, **arguments: Any) -> None:
         """A problem: ``message`` is a message id naming it and the fix (marked ``N_``)."""
         self.lines.append(PackProblem(self.name, where, message, tuple(arguments.items())))
-        self._order.append(where.line if where else 0)
+        self._order.append((self.in_row, where.line if where else 0))
         self.file_problems += not self.in_row
 
     def add_row(self, where: Where | None, message: Reason, **arguments: Any) -> None:
@@ -248,7 +248,9 @@ class _Problems:
         self.in_row = was
 
     def in_file_order(self) -> list[PackProblem]:
-        """Whole-file problems first, then by line: the order a person fixes them."""
+        """Whole-file problems first (what makes the file unusable: a quote left
+        open, a bad header, a bad ``# title:``), then the rows' by line: the order
+        a person fixes them, and the first is the one ``load_pack`` refuses with."""
         ranked = sorted(range(len(self.lines)), key=lambda i: self._order[i])
         return [self.lines[i] for i in ranked]
 
@@ -350,12 +352,73 @@ def _csv_rows(text: str, delimiter: str, problems: _Problems) -> Iterator[tuple[
             row = next(reader)
         except StopIteration:
             return
-        except csv.Error as e:
-            problems.add(Where(start), N_("{error}; check the quotes on this line (a quote inside a cell is written "
-                                          "twice: \"\")"), error=str(e))
+        except csv.Error:
+            # the csv module's own words are English: say in ours what it stumbled on, and where it began
+            where, reason, arguments = _unreadable(text, start, delimiter)
+            problems.add(Where(where), reason, **arguments)
             raise _Unreadable from None
         line = reader.line_num + 1
         yield start, row
+
+
+#: a line's end as the csv reader's lines end (``io.StringIO(newline="")``)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+#: the fix every quote problem ends with
+_QUOTES_FIX = N_("a quote inside a cell is written twice: \"\"")
+
+
+def _unreadable(text: str, start: int, delimiter: str) -> tuple[int, Reason, dict[str, Any]]:
+    """Why the csv reader could not read the row that starts on line
+    ``start``: the line where the quote (or the cell) at fault begins, a
+    message id naming the problem and the fix, and its arguments. The rows are
+    walked again as the reader walks them (a quote opens a cell only as its
+    first character; ``""`` inside is one quote), so the fault is found where it
+    starts, not where the reader gave up: a quote left open is read on to the end of the file."""
+    stream = io.StringIO(text, newline="")
+    for _skipped in range(start - 1):
+        stream.readline()
+    rest = stream.read()
+
+    def line_at(index: int) -> int:
+        return start + len(_LINE_END.findall(rest, 0, index))
+
+    limit = csv.field_size_limit()
+    cell_end = re.compile(f"[{re.escape(delimiter)}\r\n]")
+    i = 0
+    while i < len(rest):
+        if rest[i] == '"':
+            end = i + 1
+            while (end := rest.find('"', end)) >= 0 and rest.startswith('""', end):
+                end += 2
+            if end < 0:
+                return line_at(i), N_("a quote opened here is never closed, so it swallows the rest of the file; "
+                                      "close the quote where the cell ends ({fix})"), {"fix": _QUOTES_FIX}
+            after = rest[end + 1:end + 2]
+            if after not in ("", delimiter, "\r", "\n"):
+                closed = line_at(end)
+                if closed > line_at(i):
+                    return line_at(i), N_("a quote opened here runs on to line {end}, where a quote ends it before "
+                                          "other text; close the quote where the cell ends ({fix})"), {
+                        "end": closed, "fix": _QUOTES_FIX}
+                return line_at(i), N_("text follows a cell's closing quote; put the whole cell in quotes, or "
+                                      "none of it ({fix})"), {"fix": _QUOTES_FIX}
+            if end - i > limit:
+                return line_at(i), N_("a quote opened here runs on to line {end}, past {limit} characters; close "
+                                      "the quote where the cell ends ({fix})"), {
+                    "end": line_at(end), "limit": limit, "fix": _QUOTES_FIX}
+            i = end + 1
+        else:
+            ends = cell_end.search(rest, i)
+            end = ends.start() if ends else len(rest)
+            if end - i > limit:
+                return line_at(i), N_("a cell longer than {limit} characters; a question's cells are short: "
+                                      "check for a missing {mark} or line break"), {
+                    "limit": limit, "mark": _mark(delimiter)}
+            i = end
+        if i >= len(rest) or rest[i] != delimiter:
+            break  # the row ends here, read: the reader stumbled on something this walk does not know
+        i += 1
+    return start, N_("this line cannot be read as CSV; check its quotes ({fix})"), {"fix": _QUOTES_FIX}
 
 
 def _parse_csv(text: str, problems: _Problems) -> tuple[_Meta, list[_Record]] | None:

@@ -104,8 +104,13 @@ def test_csv_without_metadata_takes_its_title_from_the_file_name(tmp_path: Path)
         ("question,answer,points,points\nQ?,A,1,1\n", 1, ("'points' appears twice", "keep one")),
         ("question,,answer\nQ?,,A\n", 1, ("empty column name", "delete the extra comma")),
         ("answer,category\nA,B\n", 1, ("no 'question' column",)),
-        (HEADER + 'Q?,"unfinished\n', 2, ("check the quotes",)),
-        (HEADER + 'Q?,A "quoted" badly,"x"y\n', 2, ("check the quotes",)),
+        (HEADER + 'Q?,"unfinished\n', 2, ("a quote opened here is never closed", "written twice")),
+        (HEADER + 'Q?,A "quoted" badly,"x"y\n', 2, ("text follows a cell's closing quote", "written twice")),
+        # the line where the quote at fault opens, not where its row starts or where the reader gave up
+        (HEADER + '"Two\nlines?","A\nQ2?,B\n', 3, ("a quote opened here is never closed", "written twice")),
+        (HEADER + 'Q1?,A\n"Q2?,B\nQ3?,C\n"Q4?",D\n', 3, ("a quote opened here runs on to line 5", "written twice")),
+        (HEADER + 'Q1?,A\n"Q2?,B\n' + "Q3?,C\n" * 30000 + '",D\n', 3, ("runs on to line 30004, past 131072 characters",)),
+        (HEADER + "Q1?,A\n" + "x" * 131100 + ",B\n", 3, ("a cell longer than 131072 characters", "missing comma")),
         ("# title: Two\n# title: Titles\n" + HEADER + "Q?,A\n", 2, ("second '# title:' line",)),
         ("# language: English\n" + HEADER + "Q?,A\n", 1, ("language code such as en",)),
     ],
@@ -204,7 +209,8 @@ def test_a_comma_csv_with_semicolons_in_its_cells_stays_a_comma_csv(tmp_path: Pa
 
 def test_check_lists_the_problems_before_an_open_quote_too(tmp_path: Path) -> None:
     """A quote left open on line 5 swallows the rest of the file, but the
-    lines before it are still checked: one pass fixes all three."""
+    lines before it are still checked: one pass fixes all three. The quote,
+    which makes the file unusable, comes first (the line a refusal names)."""
     path = tmp_path / "open.csv"
     path.write_text("question,answer,points,choices\n"
                     "Capital of France?,Paris,lots,\n"
@@ -213,8 +219,8 @@ def test_check_lists_the_problems_before_an_open_quote_too(tmp_path: Path) -> No
                     '"Open quote?,No,1,\n'
                     "After it?,Also,1,\n", encoding="utf-8")
     problems = check_pack(path)
-    assert [str(p).split(":")[0] for p in problems] == ["open.csv line 2", "open.csv line 3", "open.csv line 5"], problems
-    assert "points" in str(problems[0]) and "choices" in str(problems[1]) and "quote" in str(problems[2])
+    assert [str(p).split(":")[0] for p in problems] == ["open.csv line 5", "open.csv line 2", "open.csv line 3"], problems
+    assert "quote" in str(problems[0]) and "points" in str(problems[1]) and "choices" in str(problems[2])
 
 
 def test_pack_error_is_a_buzzerbox_error() -> None:
