@@ -328,14 +328,21 @@ def is_help_key(event: pygame.event.Event) -> bool:
 
 
 #: the keys whose pygame names are English words, as the help list says them
-KEY_WORDS = {"space": N_("space"), "escape": N_("Esc")}
+KEY_WORDS = {"space": N_("space"), "escape": N_("Esc"), "page down": N_("page down"), "page up": N_("page up"),
+             "right": N_("right arrow"), "left": N_("left arrow"), "up": N_("up arrow"), "down": N_("down arrow"),
+             "return": N_("Enter"), "backspace": N_("backspace"), "tab": N_("Tab")}
 
 
 def key_word(code: int) -> str:
     """A key as the help list names it: its letter or digit as printed on it,
-    a word key ("space", "escape") in the reader's language."""
+    a word key ("space", "page down") in the reader's language, a keypad key
+    ("[1]" to pygame) as "keypad 1"."""
     name = pygame.key.name(code)
-    return _(KEY_WORDS[name]) if name in KEY_WORDS else name
+    if name in KEY_WORDS:
+        return _(KEY_WORDS[name])
+    if len(name) > 2 and name[0] == "[" and name[-1] == "]":
+        return _("keypad {key}").format(key=name[1:-1])
+    return name
 
 
 def keyboard_help(spec: GameSpec, keyboard: KeyboardSource, now: Mapping[str, Any]) -> HelpOverlay:

@@ -88,7 +88,7 @@ def test_help_lists_the_game_s_own_meaning_of_each_host_key() -> None:
     assert rows["space"] == "start the round"  # the duel's own action for the arm button, from its spec
     rows = dict(help_rows(get("quiz"), [("1", 0, "bell"), ("2", 1, "bell")], {"space": "arm", "p": "pick"}))
     assert rows["space"] == "arm the buzzers" and "fair draw" in rows["p"]
-    assert rows["1 2"].startswith("player 1")
+    assert rows["1 2"] == "bell of player 1 … 2: 1 is player 1's, 2 player 2's"
 
 
 def test_quiz_main_card_says_the_margin_to_the_next_press(said: list[str]) -> None:
@@ -148,8 +148,8 @@ def test_h_shows_every_key_the_keyboard_binds_over_the_game() -> None:
     keyboard.add_host_keys(get("quiz").host_keys)
     overlay = keyboard_help(s.box.spec, keyboard, s.box.engine.public_view())
     keys = dict(overlay.rows)
-    assert {"space", "c", "w", "n", "u", "r", "p", "Esc", "h  ?"} <= set(keys)
-    assert keys["1 2 3 4"] == "player 1 … 4: bell"
+    assert {"space", "c", "w", "n", "u  page up  left arrow", "r", "p", "Esc", "h  ?"} <= set(keys)
+    assert keys["1 2 3 4"] == "bell of player 1 … 4: 1 is player 1's, 4 player 4's"
     screen = Screen.open(headless=True, size=(1280, 720))
     presenter = Presenter(screen, scene_for("quiz"))
     presenter.help = overlay
