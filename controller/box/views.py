@@ -37,7 +37,7 @@ from games.base import (
 )
 from games.i18n import N_, _, format_number, ngettext, refusal_text, word
 from games.toolkit.results_words import drawn_strip
-from games.toolkit.strip_words import Strip, View, status_label
+from games.toolkit.strip_words import COMMON_STATUS_WORDS, Strip, View, status_label
 
 log = logging.getLogger("buzzerbox.web")
 
@@ -115,6 +115,7 @@ def messages() -> dict[str, str]:
         "not_joined": _("not joined"),
         "score": _("Score"),
         "first": _("First"),
+        "won": _(COMMON_STATUS_WORDS["won"]),
         "first_by": _("ahead by {time}"),
         "first_alone": _("the only bell"),
         "reaction": _("reaction {time}"),
@@ -460,6 +461,7 @@ class Publisher:
         margins_view = view.get("margins_us")
         margins: Mapping[Any, Any] = margins_view if isinstance(margins_view, Mapping) else {}
         winner = view.get("winner")
+        outcome = engine.outcome() if engine.finished else None  # who won the game, as the game itself says
         phase_label = _("Game over") if engine.finished else phase_words(spec, view.get("phase"))
         clip = self.clip_state()
         board = {"type": "state", "v": BOARD_VERSION, "version": self._version, "game": spec.name,
@@ -467,6 +469,7 @@ class Publisher:
                  "finished": engine.finished, "live": self.live, "paused": box.host_paused,
                  "question": view.get("question"), "round": view.get("round"), "clip": clip,
                  "first": winner if isinstance(winner, int) else None,
+                 "winners": [] if outcome is None else [int(s) for s in outcome.winners],
                  "fastest": fastest_press(margins),
                  "margins_us": {str(k): int(v) for k, v in margins.items()},
                  "players": players, "events": list(self._recent)}

@@ -352,6 +352,9 @@ SPEC = QuizSpec(
     # (armed, answering, a tie, a bonus: the host's own keys decide, the clicker does nothing)
     host_steps={"idle": ("arm",), "round_over": ("reveal", "next"), "all_play": ("reveal",),
                 "armed": (), "answering": (), "tie": (), "bonus": ()},
+    # the host page's buttons for the quiz's own actions (pick and next are the common words)
+    host_labels={"reveal": N_("Reveal"), "leaderboard": N_("Leaderboard"), "power": N_("Power mark"),
+                 "read": N_("Read to the end")},
     unused_host_actions=unused_host_actions,  # m and e are listed in the help only while bowl is played
     logged_events={
         QuizEvent.QUESTION: N_("a new question"), QuizEvent.REVEAL: N_("the answer is shown"),

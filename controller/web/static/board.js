@@ -23,12 +23,16 @@
       const columns = m.players.length > 8 ? 2 : 1;
       body.style.setProperty("--columns", String(columns));
       body.style.setProperty("--rows", String(Math.max(1, Math.ceil(m.players.length / columns))));
+      // at the game's end the winners are marked (the HDMI strip's "WON"), not the last question's first bell
+      const winners = m.finished ? (m.winners || []) : [];
       for (const p of m.players) {
         const name = Box.el("td", { cls: "name", text: p.name });
         const margin = m.margins_us[String(p.seat)];
-        if (m.first === p.seat) name.appendChild(Box.el("span", { cls: "margin", text: Box.text("first") }));
-        else if (margin !== undefined) name.appendChild(Box.el("span", { cls: "margin", text: "+" + Box.seconds(margin) }));
-        const row = Box.el("tr", { cls: m.first === p.seat ? "first" : "", "data-seat": String(p.seat) },
+        const won = winners.includes(p.seat), first = !m.finished && m.first === p.seat;
+        if (won) name.appendChild(Box.el("span", { cls: "margin", text: Box.text("won") }));
+        else if (first) name.appendChild(Box.el("span", { cls: "margin", text: Box.text("first") }));
+        else if (margin !== undefined && !m.finished) name.appendChild(Box.el("span", { cls: "margin", text: "+" + Box.seconds(margin) }));
+        const row = Box.el("tr", { cls: won ? "first won" : (first ? "first" : ""), "data-seat": String(p.seat) },
           [name, Box.el("td", { cls: "score", text: p.score === null ? "" : String(p.score) })]);
         body.appendChild(row);
       }
