@@ -77,7 +77,7 @@ def aside_line(asides: Sequence[Aside]) -> str | None:
     return next((line for aside in asides if (line := aside())), None)
 
 
-#: the keys that take a finished game's results screen on (back to the menu), besides any host key
+#: the keys that take a finished game's results screen on (back to the menu); a host key there goes to the game
 BACK_KEYS = (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 #: said under a finished game's results in the menu: how the host gets back (``Presenter.results_hint``)
 BACK_HINT = N_("Esc or Enter: back to the menu")

@@ -466,7 +466,7 @@ class _Watching:
                 pass  # the first Esc: the screen asks
             elif name == "menu" or (self.finished_at_frame and goes_back(event)):
                 box.send(p.Stop(p.EndReason.MENU if name == "menu" else p.EndReason.FINISHED))
-            elif name is not None:  # on the final results too: an undo takes the last judgement back, next reveals
+            elif name is not None:  # on the final results too: an undo takes the last judgement back (a key the game refuses there says so)
                 box.send(p.HostKey(name, self.game_now()))
 
     def read(self, inbox: Inbox) -> bool:
