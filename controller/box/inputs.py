@@ -59,10 +59,11 @@ class InputLayer(Inbox):
         #: set on every delivery: the thread that decides wakes on it at once
         self.arrived = threading.Event()
         #: with a clock (the one the sources stamp with), when each edge and
-        #: press reached the inbox is noted as it arrives, with its stamp: the
-        #: source's own delay, not how long the deciding thread took to get to it
+        #: press reached the inbox is noted as it arrives, with its stamp, for the
+        #: guard's measure (``Box._delivered``): the source's own delay, not how
+        #: long the deciding thread took to get to it
         self.arrival_clock: Callable[[], int] | None = None
-        self.arrival_lags: deque[tuple[int, int]] = deque()
+        self.guard_arrivals: deque[tuple[int, int]] = deque()
         #: a game's box notes here each of its sources' edges and presses as it arrives: (its stamp, when it
         #: arrived, on the sources' clock; None: not known, judged when taken), for ``Box.broken_promises``
         self.arrivals: deque[tuple[int, int | None]] | None = None
@@ -114,7 +115,7 @@ class InputLayer(Inbox):
         """One of the sources' own edges or presses (stamped ``t_us``) reaches the inbox now."""
         arrived = None if self.arrival_clock is None else self.arrival_clock()
         if arrived is not None:
-            self.arrival_lags.append((t_us, arrived))
+            self.guard_arrivals.append((t_us, arrived))
         if self.arrivals is not None:
             self.arrivals.append((t_us, arrived))
 

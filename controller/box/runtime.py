@@ -500,11 +500,11 @@ class Box(InputLayer):
             return
         came: list[tuple[int, int]] = []  # (stamp, arrival), game µs
         if not self._waits_fixed_delay() and not self.delay_sources:
-            self.arrival_lags.clear()  # every source says how far it delivered: one that breaks its word is ``broken_promises``'
+            self.guard_arrivals.clear()  # every source says how far it delivered: one that breaks its word is ``broken_promises``'
         elif self.arrival_clock is not None:
             offset = self.time_offset_us
-            while self.arrival_lags:
-                stamp, arrived = self.arrival_lags.popleft()
+            while self.guard_arrivals:
+                stamp, arrived = self.guard_arrivals.popleft()
                 came.append((stamp + offset, arrived + offset))
         else:
             came = [(t_us, now_us) for t_us in stamps]

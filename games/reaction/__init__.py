@@ -35,7 +35,7 @@ def lamp_contest(view: Mapping[str, Any]) -> LampContest | None:
     return None
 
 
-def quiz_host_actions(view: Mapping[str, Any]) -> tuple[str, ...]:
+def actions_it_never_takes(view: Mapping[str, Any]) -> tuple[str, ...]:
     """The generic host buttons the duel never takes (it has no answer to
     judge, no question to move to): the help overlay leaves their keys out."""
     return ("correct", "wrong", "next", "undo")
@@ -56,7 +56,7 @@ SPEC = GameSpec(
     options=OPTIONS,
     demo_options={"rounds": 8, "decoy_chance": 0.2},
     host_aliases={"arm": ("arm", "start"), "reset": ("reset", "stop")},
-    unused_host_actions=quiz_host_actions,  # the help lists no "correct", "next question" ... (nothing to judge)
+    unused_host_actions=actions_it_never_takes,  # the help lists no "correct", "next question" ... (nothing to judge)
     # the host remote says its phases in words (docs/companion.md)
     phase_labels={"ready": N_("Ready"), "wait": N_("Wait for it"), "decoy": N_("Wait for it"), "go": N_("GO"),
                   "result": N_("Result")},

@@ -163,15 +163,14 @@ class HelpOverlay:
         self.title = title
         self.rows = list(rows)
         self.rows_for = rows_for
-        self._key_w = 0  # the key column's width, as last laid out
 
     def show(self, view: Mapping[str, Any]) -> None:
         """The rows for what is played now."""
         if self.rows_for is not None:
             self.rows = list(self.rows_for(view))
 
-    def layout(self, size: tuple[int, int], lay: Layout) -> tuple[pygame.Rect, list[tuple[pygame.Rect, list[str], list[str]]]]:
-        """The panel and each row's place with its key's and meaning's lines: in
+    def layout(self, size: tuple[int, int], lay: Layout) -> tuple[pygame.Rect, list[list[tuple[pygame.Rect, list[str]]]]]:
+        """The panel and each row's key and meaning, each its place and its lines: in
         one column, else two or three, every row whole at the smallest text (a
         row is never cut off, nor a meaning ellipsized: issue of the 21 quiz rows)."""
         w, h = size
@@ -206,13 +205,13 @@ class HelpOverlay:
         box = pygame.Rect(0, 0, box_w, box_h)
         box.center = (w // 2, h // 2)
         inner = box.inflate(-4 * lay.pad, -4 * lay.pad)
-        placed: list[tuple[pygame.Rect, list[str], list[str]]] = []
+        placed: list[list[tuple[pygame.Rect, list[str]]]] = []
         for k, (key_lines, meaning_lines) in enumerate(lines):
             col = max(c for c, start in enumerate(starts) if start <= k)
-            y = inner.top + title_h + gap + sum(heights[starts[col]:k])
-            placed.append((pygame.Rect(inner.left + col * (col_w + 2 * lay.pad), y, col_w, heights[k] - gap),
-                           key_lines, meaning_lines))
-        self._key_w = key_w
+            left, y = inner.left + col * (col_w + 2 * lay.pad), inner.top + title_h + gap + sum(heights[starts[col]:k])
+            placed.append([(pygame.Rect(left, y, key_w, heights[k] - gap), key_lines),
+                           (pygame.Rect(left + key_w + lay.pad, y, col_w - key_w - lay.pad, heights[k] - gap),
+                            meaning_lines)])
         return box, placed
 
     def draw(self, surface: pygame.Surface, lay: Layout | None = None) -> pygame.Rect:
@@ -228,11 +227,10 @@ class HelpOverlay:
         draw_text(surface, _("{game}: keys").format(game=_(self.title)), lay.size(1.15), theme.FG,
                   pygame.Rect(inner.left, inner.top, inner.width, line_height(lay.size(1.15))), min_size=lay.min_text)
         line_h = line_height(lay.min_text)
-        for where, key_lines, meaning_lines in placed:
-            for lines, left, width, color in ((key_lines, where.left, self._key_w, theme.STATUS_COLORS["first"]),
-                                              (meaning_lines, where.left + self._key_w + lay.pad,
-                                               where.width - self._key_w - lay.pad, theme.FG)):
+        for row in placed:
+            for (where, lines), color in zip(row, (theme.STATUS_COLORS["first"], theme.FG), strict=True):
                 for n, line in enumerate(lines):
-                    draw_text(surface, line, lay.min_text, color, pygame.Rect(left, where.top + n * line_h, width, line_h),
+                    draw_text(surface, line, lay.min_text, color,
+                              pygame.Rect(where.left, where.top + n * line_h, where.width, line_h),
                               align="left", min_size=lay.min_text)
         return box
