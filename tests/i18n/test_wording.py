@@ -60,7 +60,7 @@ PL_PLURAL_IMPERATIVES = {
     "naciśnijcie", "wciśnijcie", "dzwońcie", "zadzwońcie", "czekajcie", "zaczekajcie", "poczekajcie",
     "przygotujcie", "słuchajcie", "patrzcie", "reagujcie", "grajcie", "zagrajcie", "sprawdźcie", "wybierzcie",
     "spróbujcie", "dotknijcie", "stuknijcie", "podajcie", "wpiszcie", "dodajcie", "użyjcie", "uruchomcie",
-    "odpowiedzcie", "zgadujcie", "rysujcie", "pukajcie", "łapcie", "rzucajcie", "wykładajcie", "zagrajcie",
+    "odpowiedzcie", "zgadujcie", "rysujcie", "pukajcie", "łapcie", "rzucajcie", "wykładajcie", "wyślijcie",
 }
 #: Polish plural and formal address
 PL_OTHER_ADDRESS = {
