@@ -27,7 +27,7 @@ from games import registry
 from games.i18n import _, set_language
 from games.quiz import PACKS_DIR
 from games.scenes import scene_for
-from tests.display.kiosk import Kiosk, Script, key, menu_args, sent_to_decider
+from tests.display.kiosk import Frame, Kiosk, Script, Steps, key, menu_args, sent_to_decider
 from tests.display.test_game_end_confirm import (
     MENU_HINT,
     asked,
@@ -48,16 +48,33 @@ from tests.fits import measured, unfit
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
 
-def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
-    """A quiz whose last question is judged right by mistake: Undo on the final results."""
-    frame = yield []
+def last_question_judged_right(frame: Frame) -> Steps:
+    """From the menu: the two-question quiz, player 1 right on the first, player 2 judged right
+    on the last (by mistake, or as it was): the final results, the frame that shows them."""
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
     frame = yield [pygame.K_UP]  # from the game row up round to Start
     frame = yield from first_question_won_by(1, frame)
     frame = yield from again_until(frame, [pygame.K_SPACE], lambda f: asked(f, "BUZZ!"))
     frame = yield from again_until(frame, bell(2), lambda f: asked(f, "FIRST"))
-    frame = yield [pygame.K_c]  # right, by mistake: the quiz is over
-    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    frame = yield [pygame.K_c]  # right: the quiz is over
+    return (yield from until(frame, lambda f: asked(f, "Final results")))
+
+
+def in_the_menu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Script) -> None:
+    """``script`` at the kiosk of ``buzzerbox menu`` with the two-question pack, 3 players, in English."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    kiosk = Kiosk(monkeypatch, script)
+    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
+    assert kiosk.stuck is None, kiosk.stuck
+
+
+def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
+    """A quiz whose last question is judged right by mistake: Undo on the final results."""
+    frame = yield []
+    frame = yield from last_question_judged_right(frame)
     before = len(sent)
     frame = yield [pygame.K_u]
     frame = yield from until(frame, lambda f: not asked(f, "Final results"))
@@ -72,15 +89,9 @@ def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
 
 def test_undo_on_the_final_results_takes_the_slip_back_and_the_game_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
     sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, slip_taken_back(seen, sent))
-    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
-    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    in_the_menu(tmp_path, monkeypatch, slip_taken_back(seen, sent))
     assert seen["stops"] == [] and seen["keys"] == ["undo"], seen  # the undo went to the game: no stop
     assert seen["back at the question"] and seen["taken back"], seen
 
@@ -107,13 +118,7 @@ def last_answer_on_the_final_results(keys: list[int], seen: dict[str, Any], sent
     """The last question judged right: the quiz is over. ``keys[0]`` on the final results shows its
     answer, then ``keys[1]`` goes back to the menu (and nothing is said to do nothing)."""
     frame = yield []
-    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-    frame = yield [pygame.K_UP]  # from the game row up round to Start
-    frame = yield from first_question_won_by(1, frame)
-    frame = yield from again_until(frame, [pygame.K_SPACE], lambda f: asked(f, "BUZZ!"))
-    frame = yield from again_until(frame, bell(2), lambda f: asked(f, "FIRST"))
-    frame = yield [pygame.K_c]  # right: the quiz is over
-    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    frame = yield from last_question_judged_right(frame)
     seen["hint"] = said(frame)
     before = len(sent)
     frame = yield [keys[0]]
@@ -137,15 +142,9 @@ def test_the_last_answer_is_shown_on_the_final_results_and_a_step_goes_back(
     next (Page Down: no Esc on it) on the final results: the last answer shows there, and the next
     step goes back to the menu, as the results' line says. (n, v and Page Down did nothing, and a
     clicker waited 10 s for the results to close by themselves.)"""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
     sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, last_answer_on_the_final_results(keys, seen, sent))
-    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
-    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    in_the_menu(tmp_path, monkeypatch, last_answer_on_the_final_results(keys, seen, sent))
     assert seen["answer"], seen
     assert "Esc / Enter / page down / right arrow: back to the menu" in seen["hint"], seen["hint"]
     assert seen["back"], seen

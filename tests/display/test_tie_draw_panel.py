@@ -17,8 +17,9 @@ import pytest
 from controller.cli import main
 from games.i18n import _
 from tests.display.kiosk import Kiosk, Script, menu_args
-from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
+from tests.display.test_game_end_confirm import asked, end_game_and_quit
 from tests.display.test_menu_refusal import said
+from tests.display.test_tie_names_the_key import to_a_tie
 from tests.fits import overlaps
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
@@ -28,17 +29,7 @@ CAPTION = "answers · drawn by lot from a tie with {names}"
 
 def drawn(seen: dict[str, Any]) -> Script:
     frame = yield []
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    frame = yield [pygame.K_RETURN]  # Start
-    while not any(wanted.startswith("A: ") for wanted, *_r in frame):
-        frame = yield []
-    frame = yield [pygame.K_SPACE]  # arm
-    while not asked(frame, "BUZZ!"):
-        frame = yield []
-    frame = yield [pygame.K_1, pygame.K_2]  # two bells in one frame: a tie
-    while not asked(frame, "TIE"):
-        frame = yield []
+    frame = yield from to_a_tie(frame)
     frame = yield [pygame.K_p]  # the fair draw
     while asked(frame, "TIE") or not asked(frame, "next in line"):
         frame = yield []
