@@ -84,6 +84,9 @@ READY_LINE = N_("deciding process {pid}: {priority}")
 #: a peer's line on the screens is cut to this many characters (one line), its source's name to these
 PEER_LINE_CHARS = 200
 PEER_SOURCE_CHARS = 40
+#: the host keys that step forward: on the final results, once the game takes them no more, they close
+#: the results (back to the menu) as Enter does
+LEAVE_RESULTS = ("step", "next", "arm")
 
 
 @dataclass
@@ -477,7 +480,7 @@ class DecidingGame:
             box.deliver_action(message.action)
         elif isinstance(message, p.HostKey):
             name, t_us = message.name, message.t_us
-            self.decider.submit(lambda: box.host_button(name, t_us))
+            self.decider.submit(lambda: self.host_key(name, t_us))
         elif isinstance(message, p.Shown):
             self.awaiting_show = False
             t_shown = message.t_us
@@ -487,6 +490,24 @@ class DecidingGame:
             self.wake.set()
         else:
             log.warning("a viewer sent a %s message, which only the deciding process sends: ignored", message.TAG)
+
+    def host_key(self, name: str, t_us: int) -> list[GameEvent]:
+        """A host key from a viewer (on the deciding thread, the box locked). On the final results a
+        step forward the game has no use for any more (a clicker's next, next, arm: after the last
+        answer was shown, if it was not) closes them, as Enter does: back to the menu, never a key
+        that "does nothing". A key the game takes there (the reveal, an undo) shows the results
+        ``results_s`` anew."""
+        box = self.box
+        if not box.engine.finished:
+            return box.host_button(name, t_us)
+        if name in LEAVE_RESULTS and box.host_kind(name) not in box.engine.legal_actions(None):
+            self.stop_reason = p.EndReason.FINISHED
+            self.wake.set()
+            return []
+        events = box.host_button(name, t_us)
+        if not any(e.kind == EventKind.REJECTED for e in events):
+            self._finished_at = None  # timed from now (``results_shown``): the answer is read, not flashed
+        return events
 
     # -- the screen ---------------------------------------------------------------------
     def start_screen(self) -> Viewer:
@@ -519,9 +540,9 @@ class DecidingGame:
                 if signals.received() is not None:  # SIGTERM, Ctrl+C, SIGHUP, SIGQUIT: closed as a stop
                     return p.EndReason.STOPPED
                 now = self.game_now()
-                with box.lock:
-                    finished = box.engine.finished
-                if self.results_shown(finished, now):
+                with box.lock:  # (a key on the final results times them anew under it: ``host_key``)
+                    shown = self.results_shown(box.engine.finished, now)
+                if shown:
                     return p.EndReason.FINISHED
                 if self.until_us is not None and now >= self.until_us:
                     return p.EndReason.TIME

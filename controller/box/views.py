@@ -159,9 +159,17 @@ def messages() -> dict[str, str]:
         "pack_send": _("Upload the pack"),
         "pack_choose": _("Choose a pack file first."),
         "pack_saved": _("Pack saved: choose it in the menu's pack row."),
+        # ``play`` (no menu): what an upload does there, said instead of the two above
+        "packs_note_play": _("This game was started without the menu: a pack uploaded here is checked, then kept in "
+                             "the box's packs folder, and the menu's pack row offers it the next time the box runs "
+                             "its menu."),
+        "pack_saved_play": _("Pack saved: the menu's pack row offers it the next time the box runs its menu."),
         "pack_refused": _("The pack was not saved: fix each problem below and upload it again."),
         "tie_title": _("Tie: tap who answers"),
         "tie_note": _("Or let the box draw fairly (the screen's key {key})."),
+        # the host page at a game's end: who won (as the menu's evening row says it), in place of the last first bell
+        "result_won": _("{winner} won"),
+        "result_none": _("No winner"),
     }
 
 
@@ -503,6 +511,7 @@ class Publisher:
                 "uses_seats": uses_seats, "players": players, "teams": teams,
                 "next": next_game, "cue": host_cue(engine, uses_seats),
                 "first_press": self.first_press(view, margins, players),
+                "winners": board["winners"],  # the game's end: the host page says who won
                 "tie": [{"seat": seat, "name": players[seat]["name"]} for seat in tied],
                 "pick_keys": [key.upper() for key, action in spec.host_keys.items() if action == PICK],
                 "journal": box.journal_notice()}  # one line while the journal cannot be written

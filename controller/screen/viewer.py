@@ -44,7 +44,15 @@ from controller.peer import ViewedGame
 from controller.screen import live
 from controller.screen.deciding_start import spawn_deciding
 from controller.screen.keyboard import BOX_KEYS, KeyboardSource
-from controller.screen.loop import QUIT, Presenter, goes_back, key_of, keyboard_help
+from controller.screen.loop import (
+    BACK_HINT,
+    QUIT,
+    Presenter,
+    goes_back,
+    key_of,
+    key_word,
+    keyboard_help,
+)
 from controller.screen.sound import Sound
 from controller.system import signals, terminal
 from games.base import Action, BuzzerBoxError, EventKind, GameSettings, GameSpec
@@ -439,6 +447,17 @@ def watch(box: DecidingLink, presenter: Presenter, keyboard: KeyboardSource | No
             box.reading.join(0.5)
 
 
+def results_hint(keyboard: KeyboardSource | None) -> str:
+    """What the final results say of the way back, in the reader's language: Esc and Enter (unless the
+    station profile binds them to a game action), and a presenter clicker's next step (its key shows the
+    last answer first if it was not shown: docs/quiz.md)."""
+    if keyboard is None:
+        return _(BACK_HINT)
+    back = [code for code in (pygame.K_ESCAPE, pygame.K_RETURN) if keyboard.host_keys.get(code) in (None, "menu")]
+    steps = [code for code, action in keyboard.host_keys.items() if action == "step" and code not in back]
+    return _("{keys}: back to the menu").format(keys=" / ".join(key_word(code) for code in back + steps))
+
+
 class _Watching:
     """What ``watch`` has of the game so far: the views it read, whether the last said
     the game is finished, the newest decision no frame has shown yet."""
@@ -449,6 +468,8 @@ class _Watching:
         self.finished_at_frame = False
         self.last_decided: int | None = None
         self.unshown: int | None = None  # a decision no frame has shown yet
+        #: the final results say how to get back (the menu's): with the keys this keyboard binds (``results_hint``)
+        self.back_hint = presenter.results_hint is not None and keyboard is not None
 
     def game_now(self) -> int:
         return box_now_us() + self.box.offset_us
@@ -464,9 +485,12 @@ class _Watching:
                 box.send(p.Stop(p.EndReason.QUIT))
             elif name == "menu" and not self.finished_at_frame and not presenter.end_confirmed():
                 pass  # the first Esc: the screen asks
-            elif name == "menu" or (self.finished_at_frame and goes_back(event)):
+            elif name == "menu" or (self.finished_at_frame and name is None and goes_back(event)):
+                # (a back key the profile binds to a game action is that action there: an undo undoes)
                 box.send(p.Stop(p.EndReason.MENU if name == "menu" else p.EndReason.FINISHED))
-            elif name is not None:  # on the final results too: an undo takes the last judgement back (a key the game refuses there says so)
+            elif name is not None:  # on the final results too: an undo takes the last judgement back, a reveal shows
+                # the last answer, a step forward the game has no use for closes them (the deciding process's
+                # ``host_key``); a key the game refuses there says so
                 box.send(p.HostKey(name, self.game_now()))
 
     def read(self, inbox: Inbox) -> bool:
@@ -504,6 +528,8 @@ class _Watching:
             box.send(p.Shown(flipped))
         presenter.react_view(message, box.spec, events, t)
         self.finished_at_frame = message.finished
+        if message.finished and self.back_hint:
+            presenter.results_hint = results_hint(self.keyboard)
         decided = message.decided
         if decided and decided[0] != self.last_decided:
             self.last_decided = self.unshown = int(decided[0])

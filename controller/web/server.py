@@ -1040,7 +1040,8 @@ class CompanionServer(LoopThread):
             await self._send(other, notice)
         self._host_sockets.append(ws)
         self._host_seq[ws] = 0
-        await ws.send_str(json.dumps({"type": "welcome", "seq": 0}))
+        # "menu": a menu runs the evening (its pack row offers an uploaded pack); the page words its packs part so
+        await ws.send_str(json.dumps({"type": "welcome", "seq": 0, "menu": self.on_start is not None}))
         await ws.send_str(self.publisher.latest.host)
         self._seats_sent[ws] = self._seats_text()
         await ws.send_str(self._seats_sent[ws])

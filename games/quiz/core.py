@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar, Protocol
 
-from games.arbitration import Arbiter, ArbiterOptions
+from games.arbitration import Arbiter, ArbiterOptions, ArbiterResult
 from games.base import (
     HOST_ADJUST,
     HOST_RESUME,
@@ -411,6 +411,9 @@ class _Round:
     #: someone answered this question wrong already (a later right answer is a second press)
     had_wrong: bool = False
     revealed: bool = False
+    #: how the one answering got the turn from a tie: "drawn" (the host's fair draw, ``p``) or "chosen"
+    #: (the host named the player); None: by the race (the screen's caption says which)
+    tie_pick: str | None = None
     #: the leaderboard is on the screen (between questions)
     board: bool = False
     announced: int = 0  # the last question whose ``question`` event went out
@@ -626,10 +629,11 @@ class QuizCore:
         if player is not None:
             return ["buzz"]
         r = self.round
-        if self.finished:
-            return ["undo"] if self._can_undo() else []
+        revealable = r.phase == Phase.ROUND_OVER and not r.revealed and bool(self._question().get("answer"))
+        if self.finished:  # the final results: the last question's answer may still be shown, its last judgement undone
+            return (["reveal"] if revealable else []) + (["undo"] if self._can_undo() else [])
         legal = self.mode.host_moves(r.phase)
-        if r.phase == Phase.ROUND_OVER and not r.revealed and self._question().get("answer"):
+        if revealable:
             legal = ["reveal", *legal]
         if r.phase in (Phase.IDLE, Phase.ROUND_OVER):
             legal = [*legal, "leaderboard"]
@@ -995,7 +999,8 @@ class QuizCore:
             "armed_at_us": self.arbiter.armed_at_us,
             "answering": r.answering,
             "winner": r.answering if r.phase in (Phase.ANSWERING, Phase.ROUND_OVER) else result.winner,
-            "queue": [s for s in result.queue if s != r.answering and s not in self.arbiter.excluded],
+            **self._in_line(result),
+            "tie_pick": r.tie_pick if r.phase == Phase.ANSWERING else None,
             "margins_us": {str(b.station): b.t_us - (self.arbiter.first_time_us() or 0) for b in self.arbiter.buzzes},
             "ties": result.ties,
             "early": result.early,
@@ -1029,6 +1034,24 @@ class QuizCore:
             "all_play": self.mode.all_play_view(),
             "bowl": self.mode.tossup_view(),
         }
+
+    def _in_line(self, result: ArbiterResult) -> dict[str, list[int]]:
+        """Who answers after the one answering, in order (``queue``), and each one's place in line
+        (``places``: 2 is next; players still tied share a place). After a tie's draw the others of
+        the tie come first: they are next (the first of them, or a draw among them again)."""
+        r = self.round
+        groups = self.arbiter.ranking(contenders_only=True)
+        mine = next((k for k, group in enumerate(groups) if any(b.station == r.answering for b in group)), None)
+        queue: list[int] = []
+        places: list[int] = []
+        if mine is None:  # nobody of the presses answers (a tie waits for its draw): those after the first
+            queue = [s for s in result.queue if s != r.answering and s not in self.arbiter.excluded]
+            return {"queue": queue, "places": list(range(2, len(queue) + 2))}
+        for group in groups[mine:]:
+            rest = [b.station for b in group if b.station != r.answering]
+            queue += rest
+            places += [len(places) + 2] * len(rest)
+        return {"queue": queue, "places": places}
 
     def private_view(self, player: int | None) -> dict[str, Any]:
         """A player sees nothing hidden. The host (``None``) sees the answer

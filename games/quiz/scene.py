@@ -126,6 +126,13 @@ class QuizScene(Scene):
 
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         if view.get("board"):
+            answer = view.get("answer")
+            if view.get("finished") and answer is not None:  # the last question's answer, shown on the final results
+                band = pygame.Rect(area.left, area.top, area.width, lay.size(1.4))
+                panel(surface, band, theme.GOOD)
+                theme.draw_fitted(surface, _("Answer to question {n}: {answer}").format(n=view.get("question"), answer=answer),
+                                  lay.size(1.2), theme.DARK_TEXT, band.inflate(-2 * lay.pad, 0), lay.min_text)
+                area = pygame.Rect(area.left, band.bottom + lay.pad, area.width, area.bottom - band.bottom - lay.pad)
             self._leaderboard(surface, area, lay, view, strip)
             return
         if view.get("round_intro"):
@@ -614,9 +621,7 @@ class QuizScene(Scene):
         name_r = pygame.Rect(inner.left, inner.top, inner.width, max(inner.height * 45 // 100, line))
         # big, smaller before it is cut (the longest names a profile allows), then on two lines
         theme.draw_fitted(surface, self.name(strip, station), tall(lay, 4, name_r), ink, name_r, lay.min_text)
-        lead = lead_us(view, station)
-        said = _("answers") if lead is None else _("answers · {margin} ahead of {name}").format(
-            margin=format_ms3(lead[1]), name=self.name(strip, lead[0]))
+        said = self._turn_caption(view, strip, station)
         said_r = pygame.Rect(inner.left, name_r.bottom, inner.width, max(inner.height * 15 // 100, line))
         draw_text(surface, said, tall(lay, 1.4, said_r), ink, said_r, min_size=lay.min_text)
         left = view.get("answer_left_us")
@@ -630,6 +635,19 @@ class QuizScene(Scene):
 
     _turn: tuple[object, ...] | None = None
     _full_us = 1
+
+    def _turn_caption(self, view: View, strip: Strip, station: int) -> str:
+        """How the one answering got the turn: the margin it won by, or the host's draw (or pick)
+        among the players tied with it (a tie is won by no time: never "0.000 ms ahead")."""
+        tied = [s for s, place in zip(view.get("queue", ()), view.get("places", ()), strict=False) if place == 2]
+        names = ", ".join(self.name(strip, int(s)) for s in tied)
+        if names and view.get("tie_pick") == "drawn":
+            return _("answers · drawn by lot from a tie with {names}").format(names=names)
+        if names and view.get("tie_pick") == "chosen":
+            return _("answers · the host's pick from a tie with {names}").format(names=names)
+        lead = lead_us(view, station)
+        return _("answers") if lead is None else _("answers · {margin} ahead of {name}").format(
+            margin=format_ms3(lead[1]), name=self.name(strip, lead[0]))
 
     def _round_card(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, current: View) -> None:
         """A new round's card, before its first question: which round, its
@@ -675,10 +693,13 @@ class QuizScene(Scene):
         # the teams' panel below keeps room for its heading and its teams, two a line
         line_h = theme.line_height(lay.min_text)
         bottom = side.bottom - ((1 + -(-len(view.get("teams_shown", ())) // 2)) * (line_h + lay.pad) if teams else 0)
+        places = list(view.get("places") or range(2, len(queue) + 2))
         rows = []
-        for pos, station in enumerate(queue, start=2):
+        for pos, station in zip(places, queue, strict=False):
             margin = margins.get(str(station))
-            rows.append((pos, station, format_ms3(int(margin), sign=True) if margin is not None else ""))
+            # one of a tie the host drew from: tied, not a margin behind (the draw decided, not the time)
+            tied = view.get("tie_pick") is not None and pos == 2
+            rows.append((pos, station, _("tied") if tied else format_ms3(int(margin), sign=True) if margin is not None else ""))
         heights = [self._row_height(lay, strip, side.width, pos, station, right) for pos, station, right in rows]
         def room(hs: list[int]) -> int:
             return sum(hs) + lay.pad * max(0, len(hs) - 1)

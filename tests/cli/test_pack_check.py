@@ -74,7 +74,7 @@ def test_a_bad_json_pack_names_its_line(tmp_path: Path, capsys) -> None:
                     encoding="utf-8")
     status, out, err = check(capsys, pack)
     assert status == 1 and len(out) == 1
-    assert out[0].startswith("broken.json line 3: not valid JSON")
+    assert out[0].startswith("broken.json line 3: a comma is missing at column 21; put a comma between")
     assert err.startswith("FAIL ")
 
 

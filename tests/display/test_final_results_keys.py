@@ -15,12 +15,25 @@ import pygame
 import pytest
 
 from controller import protocol as p
+from controller.box.press import Press
 from controller.box.process import DecidingGame
 from controller.box.runtime import Box
 from controller.cli import main
+from controller.screen.keyboard import KeyboardSource
+from controller.screen.loop import Presenter, draw_box
+from controller.screen.screen import Screen
+from controller.screen.viewer import _Watching
 from games import registry
-from tests.display.kiosk import Kiosk, Script, menu_args, sent_to_decider
-from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
+from games.i18n import _, set_language
+from games.quiz import PACKS_DIR
+from games.scenes import scene_for
+from tests.display.kiosk import Frame, Kiosk, Script, Steps, key, menu_args, sent_to_decider
+from tests.display.test_game_end_confirm import (
+    MENU_HINT,
+    asked,
+    back_to_menu_and_quit,
+    end_game_and_quit,
+)
 from tests.display.test_menu_evening_night import (
     PACK,
     again_until,
@@ -29,20 +42,39 @@ from tests.display.test_menu_evening_night import (
     first_question_won_by,
     until,
 )
+from tests.display.test_menu_refusal import said
+from tests.fits import measured, unfit
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
 
-def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
-    """A quiz whose last question is judged right by mistake: Undo on the final results."""
-    frame = yield []
+def last_question_judged_right(frame: Frame) -> Steps:
+    """From the menu: the two-question quiz, player 1 right on the first, player 2 judged right
+    on the last (by mistake, or as it was): the final results, the frame that shows them."""
     frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
     frame = yield [pygame.K_UP]  # from the game row up round to Start
     frame = yield from first_question_won_by(1, frame)
     frame = yield from again_until(frame, [pygame.K_SPACE], lambda f: asked(f, "BUZZ!"))
     frame = yield from again_until(frame, bell(2), lambda f: asked(f, "FIRST"))
-    frame = yield [pygame.K_c]  # right, by mistake: the quiz is over
-    frame = yield from until(frame, lambda f: asked(f, "Final results"))
+    frame = yield [pygame.K_c]  # right: the quiz is over
+    return (yield from until(frame, lambda f: asked(f, "Final results")))
+
+
+def in_the_menu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Script) -> None:
+    """``script`` at the kiosk of ``buzzerbox menu`` with the two-question pack, 3 players, in English."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    packs = tmp_path / "packs"
+    packs.mkdir()
+    (packs / "two.csv").write_text(PACK, encoding="utf-8")
+    kiosk = Kiosk(monkeypatch, script)
+    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
+    assert kiosk.stuck is None, kiosk.stuck
+
+
+def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
+    """A quiz whose last question is judged right by mistake: Undo on the final results."""
+    frame = yield []
+    frame = yield from last_question_judged_right(frame)
     before = len(sent)
     frame = yield [pygame.K_u]
     frame = yield from until(frame, lambda f: not asked(f, "Final results"))
@@ -57,15 +89,9 @@ def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
 
 def test_undo_on_the_final_results_takes_the_slip_back_and_the_game_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
     sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, slip_taken_back(seen, sent))
-    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
-    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    in_the_menu(tmp_path, monkeypatch, slip_taken_back(seen, sent))
     assert seen["stops"] == [] and seen["keys"] == ["undo"], seen  # the undo went to the game: no stop
     assert seen["back at the question"] and seen["taken back"], seen
 
@@ -78,3 +104,106 @@ def test_a_finished_game_closes_its_results_time_after_it_last_ended() -> None:
     assert not game.results_shown(True, 8_000_000)  # ended again
     assert not game.results_shown(True, 18_000_000)  # 10 s after its last end, not its first
     assert game.results_shown(True, 18_000_001)
+
+
+NOTHING = "That key does nothing right now"
+
+
+def answer_shown(frame: Any) -> bool:
+    """The last question's answer on the final results (the pack's second question: 2 + 2 = 4)."""
+    return _("Answer to question {n}: {answer}").format(n=2, answer="4") in said(frame)
+
+
+def last_answer_on_the_final_results(keys: list[int], seen: dict[str, Any], sent: list[p.Message]) -> Script:
+    """The last question judged right: the quiz is over. ``keys[0]`` on the final results shows its
+    answer, then ``keys[1]`` goes back to the menu (and nothing is said to do nothing)."""
+    frame = yield []
+    frame = yield from last_question_judged_right(frame)
+    seen["hint"] = said(frame)
+    before = len(sent)
+    frame = yield [keys[0]]
+    frame = yield from until(frame, lambda f: answer_shown(f) or asked(f, NOTHING) or asked(f, MENU_HINT))
+    seen["answer"] = answer_shown(frame) and asked(frame, "Final results") and not asked(frame, NOTHING)
+    if not seen["answer"]:
+        yield from back_to_menu_and_quit(frame, escapes=0 if asked(frame, MENU_HINT) else 1)
+        return
+    frame = yield [keys[1]]
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT) or asked(f, NOTHING))
+    seen["back"] = asked(frame, MENU_HINT)
+    seen["stops"] = [m.reason for m in sent[before:] if isinstance(m, p.Stop)]
+    yield from back_to_menu_and_quit(frame, escapes=0 if seen["back"] else 1)
+
+
+@pytest.mark.parametrize("keys", [[pygame.K_n, pygame.K_n], [pygame.K_v, pygame.K_RETURN],
+                                  [pygame.K_PAGEDOWN, pygame.K_PAGEDOWN]], ids=["n", "v", "clicker"])
+def test_the_last_answer_is_shown_on_the_final_results_and_a_step_goes_back(
+        keys: list[int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host's n (next: the answer first, then on), v (the answer), and a presenter clicker's
+    next (Page Down: no Esc on it) on the final results: the last answer shows there, and the next
+    step goes back to the menu, as the results' line says. (n, v and Page Down did nothing, and a
+    clicker waited 10 s for the results to close by themselves.)"""
+    sent = sent_to_decider(monkeypatch)
+    seen: dict[str, Any] = {}
+    in_the_menu(tmp_path, monkeypatch, last_answer_on_the_final_results(keys, seen, sent))
+    assert seen["answer"], seen
+    assert "Esc / Enter / page down / right arrow: back to the menu" in seen["hint"], seen["hint"]
+    assert seen["back"], seen
+    # Enter leaves as the screen's own stop; a step forward is the deciding process's (it closes the results)
+    assert seen["stops"] == ([p.EndReason.FINISHED] if keys[1] == pygame.K_RETURN else []), seen
+
+
+class Link:
+    """The deciding process's end of the screen's keys (what ``_Watching.keys`` sends)."""
+
+    offset_us = 0
+
+    def __init__(self) -> None:
+        self.sent: list[p.Message] = []
+
+    def send(self, message: p.Message) -> None:
+        self.sent.append(message)
+
+
+@pytest.mark.parametrize("code", [pygame.K_RETURN, pygame.K_SPACE])
+def test_a_back_key_the_profile_binds_to_undo_undoes_on_the_final_results(code: int) -> None:
+    """A station profile's ``[keys]`` binding Enter (or Space) to undo: on the final results that key
+    is the undo, as everywhere in the game (it went back to the menu, the slip kept); Enter and Space
+    of a keyboard that binds them to nothing of the game still go back."""
+    name = pygame.key.name(code)
+    for keys, wanted in (({name: "undo"}, "undo"), ({}, None)):
+        keyboard = KeyboardSource(3, keys=keys)
+        link = Link()
+        watching = _Watching(link, Presenter(Screen.open(headless=True), scene_for("quiz", None)),  # type: ignore[arg-type]
+                             keyboard)
+        watching.finished_at_frame = True  # the final results are on the screen
+        watching.keys([key(code)], 0)
+        said = [m.name if isinstance(m, p.HostKey) else m for m in link.sent]
+        if wanted is not None:
+            assert said == ["undo"], (keys, link.sent)
+        elif code == pygame.K_RETURN:  # unbound: back to the menu
+            assert said == [p.Stop(p.EndReason.FINISHED)], link.sent
+        else:  # space arms, which the deciding process takes on the final results as a step back to the menu
+            assert said == ["arm"], link.sent
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_last_answer_on_the_final_results_is_drawn_whole_over_the_podium(
+        language: str, size: tuple[int, int]) -> None:
+    """16 players, the shipped pack's last question revealed on the final results: its answer band
+    is drawn whole, and the podium and the table below it keep clear of it."""
+    set_language(language)
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(16, 1, pack=str(PACKS_DIR / f"{language}-general.csv"), questions=1))
+    box.host_button("arm", 1_000_000)
+    box.apply_press(Press(3, "bell", 1_500_000))
+    box.step(1_600_000)
+    box.host("correct", 2_000_000)
+    assert box.engine.finished
+    box.host_button("next", 2_100_000)  # the host's n: the answer
+    answer = box.engine.public_view()["answer"]
+    presenter = Presenter(Screen.open(headless=True), scene_for("quiz", None))
+    wanted = _("Answer to question {n}: {answer}").format(n=1, answer=answer)
+    drawn, _smallest = measured(lambda surface: draw_box(presenter, box, 2_200_000, surface), size, 16)
+    assert any(asked == wanted for asked, *_rest in drawn), [d[0] for d in drawn]
+    assert not unfit(lambda surface: draw_box(presenter, box, 2_200_000, surface), size, 16)

@@ -23,9 +23,11 @@ from controller import protocol as p
 from controller.box import journal as journal_mod
 from controller.box.runtime import box_from_journal
 from controller.cli import main
+from controller.screen.keyboard import KeyboardSource
 from controller.screen.live import presenter_for
 from controller.screen.loop import BACK_HINT, draw_box
 from controller.screen.screen import Screen
+from controller.screen.viewer import results_hint
 from games.i18n import _, set_language
 from tests.display.kiosk import Kiosk, Reached, Script, menu_args, sent_to_decider
 from tests.display.test_game_end_confirm import (
@@ -53,7 +55,7 @@ def host(seen: dict[str, Any], sent: list[p.Message], language: str) -> Script:
     frame = yield from first_question_won_by(1, frame)
     frame = yield [pygame.K_n]  # no one rang: the quiz is over
     frame = yield from until(frame, lambda f: asked(f, "Final results"))
-    seen["hint"] = asked(frame, BACK_HINT)
+    seen["hint"] = asked(frame, results_hint(KeyboardSource(3)))  # Esc / Enter / page down / right arrow
     pygame.image.save(pygame.display.get_surface(), str(SHOTS / f"menu-final-results-{language}.png"))
     before = len(sent)
     frame = yield [pygame.K_RETURN]
@@ -98,10 +100,12 @@ def test_the_hint_under_the_final_results_is_whole(
     screen = Screen.open(headless=True, size=size)
     try:
         presenter = presenter_for(box.spec, screen, sound=None, colors=None)
-        presenter.results_hint = BACK_HINT
-        drawn, smallest = measured(lambda surface: draw_box(presenter, box, LATE_US, surface), size)
-        assert _(BACK_HINT) in [wanted for wanted, *_r in drawn]
-        assert unfit_texts(drawn, smallest, size) == []
+        # the results again from the menu's row, and a game's own (with the keyboard's keys that go back)
+        for hint in (BACK_HINT, results_hint(KeyboardSource(8))):
+            presenter.results_hint = hint
+            drawn, smallest = measured(lambda surface: draw_box(presenter, box, LATE_US, surface), size)
+            assert _(hint) in [wanted for wanted, *_r in drawn]
+            assert unfit_texts(drawn, smallest, size) == []
         draw_box(presenter, box, LATE_US)
         pygame.image.save(screen.surface, str(SHOTS / f"menu-final-results-hint-{language}-{size[1]}.png"))
     finally:

@@ -80,11 +80,11 @@ def first_question_won_by(n: int, frame: Frame) -> Steps:
 
 
 def played_to_the_end(frame: Frame) -> Steps:
-    """From the last question: on to the final results, then a host key back to the menu."""
+    """From the last question: on to the final results, then the host's next back to the menu
+    (the first shows the last answer, the next goes back)."""
     frame = yield [pygame.K_n]  # no one rang: the quiz is over
     frame = yield from until(frame, lambda f: asked(f, "Final results"))
-    frame = yield [pygame.K_n]
-    return (yield from until(frame, lambda f: asked(f, MENU_HINT)))
+    return (yield from again_until(frame, [pygame.K_n], lambda f: asked(f, MENU_HINT)))
 
 
 def evening_row(frame: Frame, state: str) -> Steps:

@@ -16,7 +16,7 @@ import pytest
 
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.kiosk import Frame, Kiosk, Script, Steps, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked, end_game_and_quit
 from tests.display.test_menu_refusal import said
 from tests.fits import overlaps
@@ -26,8 +26,8 @@ pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 BANNER = "too close to call: host, press {key} to draw who answers"
 
 
-def host(seen: dict[str, Any]) -> Script:
-    frame = yield []
+def to_a_tie(frame: Frame) -> Steps:
+    """From the menu: a quiz started and armed, players 1 and 2 press in one frame: the tie on the screen."""
     while not asked(frame, MENU_HINT):
         frame = yield []
     frame = yield [pygame.K_RETURN]  # Start
@@ -39,6 +39,12 @@ def host(seen: dict[str, Any]) -> Script:
     frame = yield [pygame.K_1, pygame.K_2]  # two bells in one frame: a tie
     while not asked(frame, "TIE"):
         frame = yield []
+    return frame
+
+
+def host(seen: dict[str, Any]) -> Script:
+    frame = yield []
+    frame = yield from to_a_tie(frame)
     seen["tie"] = said(frame)
     seen["frame"] = frame
     frame = yield [pygame.K_p]  # what the banner says

@@ -95,8 +95,8 @@ def test_a_counted_refusal_takes_the_form_for_its_number() -> None:
               "discard {n} more cards first (the penalty for a wrong ring)")
     assert str(RuleError(reason, n=1)).startswith("discard 1 more card first")
     set_language("cs")
-    assert reason_text(reason, {"n": 1}) == "odhoď nejdřív ještě 1 kartu (trest za špatné zazvonění)"
-    assert reason_text(list(reason), {"n": 5}) == "odhoď nejdřív ještě 5 karet (trest za špatné zazvonění)"
+    assert reason_text(reason, {"n": 1}) == "odhoďte nejdřív ještě 1 kartu (trest za špatné zazvonění)"
+    assert reason_text(list(reason), {"n": 5}) == "odhoďte nejdřív ještě 5 karet (trest za špatné zazvonění)"
 
 
 def test_an_old_journals_refusal_has_only_its_english_and_still_shows() -> None:

@@ -613,7 +613,7 @@ def test_private_view_shows_only_its_own_hand() -> None:
 
 
 @pytest.mark.parametrize(("language", "turn", "hand"), [
-    ("cs", "na tahu je hráč 1, ne hráč 2", "není v tvých kartách"),
+    ("cs", "na tahu je hráč 1, ne hráč 2", "není ve vašich kartách"),
     ("pl", "ruch ma gracz 1, nie gracz 2", "nie ma w twojej ręce"),
 ])
 def test_refusals_a_phone_shows_are_in_the_players_language(language: str, turn: str, hand: str) -> None:

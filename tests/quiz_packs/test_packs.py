@@ -278,7 +278,7 @@ def pretty(questions: list[object], **top: object) -> str:
 @pytest.mark.parametrize(
     ("text", "line", "fragments"),
     [
-        ('{"questions": [\n  {"question": "Q?", "answer": "A",}\n]}', 2, ("not valid JSON", "column")),
+        ('{"questions": [\n  {"question": "Q?", "answer": "A",}\n]}', 2, ("the comma at column 35", "remove it")),
         (pretty([{"question": "Q?", "answer": "A"}, {"question": "R?", "answer": "B", "hint": "x"}]), 8,
          ("(question 2)", "unknown key 'hint'", "use only")),
         (pretty([{"question": "Q?", "answer": "A", "points": True}]), 4, ("points is 'True'",)),

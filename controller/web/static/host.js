@@ -20,10 +20,10 @@
   $("teams-title").textContent = Box.text("teams");
   $("seats-title").textContent = Box.text("seats");
   $("packs-title").textContent = Box.text("packs_title");
-  $("packs-note").textContent = Box.text("packs_note");
   $("pack-send").textContent = Box.text("pack_send");
   $("next-start").addEventListener("click", () => send({ type: "start" }));
   let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asks = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
+  let menu = false;  // a menu runs the evening (the welcome says): its pack row offers an uploaded pack
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
   const editingTeams = new Map(); // team -> its name typed but not saved
 
@@ -223,7 +223,8 @@
 
   function renderCue(m) {
     // the question with its answer from the start, and the next one to read ahead (host only)
-    const cue = $("cue"), q = m.cue && m.cue.question;
+    // none at the game's end (the result instead) nor between the menu's games (the closed game's last card)
+    const cue = $("cue"), q = m.live && !m.finished && m.cue && m.cue.question;
     Box.clear(cue);
     if (!q || !q.text) { cue.className = "cue hidden"; return; }
     cue.className = "cue";
@@ -248,9 +249,10 @@
       text: Box.text("cue_next").replace("{number}", String(n.number)) + ": " + n.text + " (" + (n.answer || "") + ")" }));
   }
 
-  // The question's first bell, big: who, by how much ahead of the second, the reaction time.
+  // The question's first bell, big: who, by how much ahead of the second, the reaction time. Only while
+  // a question is played: at the game's end the result says who won, between games no question is asked.
   function renderFirst(m) {
-    const node = $("first"), f = (m.tie || []).length ? null : m.first_press;  // a tie says who tied instead
+    const node = $("first"), f = !m.live || m.finished || (m.tie || []).length ? null : m.first_press;  // a tie says who tied instead
     Box.clear(node);
     node.className = f ? "first" : "first hidden";
     if (!f) return;
@@ -261,6 +263,18 @@
     if (f.reaction_us !== null) {
       node.appendChild(Box.el("div", { cls: "reaction", text: Box.text("reaction").replace("{time}", Box.seconds(f.reaction_us)) }));
     }
+  }
+
+  // The game's end, big in place of the first bell: who won (the names the page shows now).
+  function renderResult(m) {
+    const node = $("result"), shown = m.live && m.finished;
+    Box.clear(node);
+    node.className = shown ? "first result" : "first result hidden";
+    if (!shown) return;
+    const names = (m.winners || []).map((seat) => (m.players[seat] || {}).name).filter((name) => name);
+    node.appendChild(Box.el("div", { cls: "label", text: Box.text("over") }));
+    node.appendChild(Box.el("div", { cls: "name", text: names.length ? Box.text("result_won").replace("{winner}", names.join(", "))
+                                                                      : Box.text("result_none") }));
   }
 
   // A tie for the turn: each tied player a big button (the host gives the turn), and the screen's
@@ -292,6 +306,7 @@
   function render(m) {
     state = m;
     renderFirst(m);
+    renderResult(m);
     renderTie(m);
     renderCue(m);
     $("title").textContent = m.title || Box.text("host_title");
@@ -323,6 +338,8 @@
     message(m) {
       if (m.type === "welcome") {
         authed = true; seq = m.seq; sessionStorage.setItem("pin", pin);
+        menu = !!m.menu;  // without a menu (``play``) the packs part says what an upload does there
+        $("packs-note").textContent = Box.text(menu ? "packs_note" : "packs_note_play");
         $("login").className = "hidden"; $("remote").className = "";
         Box.status($("status"), "");
         keepAwake();
@@ -373,7 +390,8 @@
       answer = await r.json();
     } catch (e) { Box.status($("status"), Box.text("reconnecting"), "bad"); return; }
     for (const line of answer.lines || []) lines.appendChild(Box.el("li", { text: line }));
-    Box.status($("status"), Box.text(answer.saved ? "pack_saved" : "pack_refused"), answer.saved ? "good" : "bad");
+    const saved = menu ? "pack_saved" : "pack_saved_play";
+    Box.status($("status"), Box.text(answer.saved ? saved : "pack_refused"), answer.saved ? "good" : "bad");
   });
 
   login.addEventListener("submit", (ev) => {

@@ -144,6 +144,7 @@ class ClassicMode:
         r = quiz.round
         r.phase = Phase.ANSWERING
         r.answering = station
+        r.tie_pick = None  # by the race (a tie's pick says so after)
         r.warned = 0
         r.answer_deadline_us = None if quiz.options.answer_time_us is None else at_us + quiz.options.answer_time_us
         result = quiz.arbiter.result()
@@ -294,7 +295,9 @@ class ClassicMode:
         if not tie or station not in tie[0]:
             raise RuleError(N_("pick one of the tied stations: {stations}"),
                            stations=", ".join(str(s + 1) for s in tie[0]) if tie else N_("nothing"))
-        return self._give_turn(station, t)
+        events = self._give_turn(station, t)
+        quiz.round.tie_pick = "chosen" if "player" in action.args else "drawn"  # the screen says so, not a margin
+        return events
 
     def judged(self, station: int, correct: bool) -> tuple[int, dict[str, Any]]:
         """What the answer of ``station`` scores (less than 0: it costs) and
