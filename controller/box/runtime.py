@@ -364,6 +364,9 @@ class Box(InputLayer):
         self.late_deliveries = 0
         self.worst_delivery_us = 0
         self._last_late_us = 0
+        #: the stamps (game µs) of the inputs the stated delay's guard counted late in this step
+        #: (``_delivered``): one that also broke its source's word is one late input, not two
+        self._counted_late: list[int] = []
         #: the sources' own edges and presses as they arrived (``InputLayer.arrivals``), judged by each step
         self.arrivals = deque()
         #: with watermarks: inputs that came after their source said it had delivered past their stamp,
@@ -514,6 +517,7 @@ class Box(InputLayer):
                 lag -= self._paused_within(t_us, arrived)  # the box's own pauses: it waited for the box (``_not_deaf``)
             if lag > self.latency_guard_us:
                 self.late_deliveries += 1
+                self._counted_late.append(t_us)
                 self.worst_delivery_us = max(self.worst_delivery_us, lag)
                 self._last_late_us = now_us
                 raised = min(MAX_GUARD_US, raised_guard_us(lag))
@@ -540,7 +544,9 @@ class Box(InputLayer):
         ``GUARD_RELAX_US`` without another (as the fixed delay's guard does), and is the stated
         one again once within ``LATE_MARGIN_US`` of it. An input stamped before this session
         began (a board replaying an earlier boot's) promised nothing to this game."""
-        arrivals = self.arrivals
+        arrivals, counted = self.arrivals, self._counted_late
+        if counted:  # (the idle step, before its lamp, makes no new list)
+            self._counted_late = []
         if not arrivals and not self._broken_burst and not self._raised:
             return  # the idle step's case, before its lamp: nothing to judge, to end or to relax
         if arrivals is None or self._waits_fixed_delay():
@@ -559,7 +565,12 @@ class Box(InputLayer):
             if delivering and all(m.promised_us is not None and m.promised_us >= t_us for m in delivering):
                 broken += 1
                 came = now_us - self.time_offset_us if arrived is None else arrived
-                self._broke(delivering, came - stamp - self._paused_within(t_us, came + self.time_offset_us), now_us)
+                late_us = came - stamp - self._paused_within(t_us, came + self.time_offset_us)
+                if t_us in counted:  # the guard's measure counted it: its allowance is raised, not the count
+                    counted.remove(t_us)
+                else:
+                    self.late_deliveries += 1
+                self._broke(delivering, late_us, now_us)
         if not broken and self._broken_burst:
             if self._broken_burst > 1:
                 self._say(logging.WARNING, _(BROKEN_BURST_LOG), self._broken_burst)
@@ -575,8 +586,8 @@ class Box(InputLayer):
             self._raised = self._raised or mark.probe_lag_us > mark.stated_lag_us
 
     def _broke(self, promised: list[SourceMark], late_us: int, now_us: int) -> None:
-        """One input ``late_us`` after its stamp, delivered after ``promised`` said they were past it."""
-        self.late_deliveries += 1
+        """One input ``late_us`` after its stamp, delivered after ``promised`` said they were past it
+        (counted by the caller: the guard's measure may have counted it already)."""
         self.worst_delivery_us = max(self.worst_delivery_us, late_us)
         allowance = min(MAX_GUARD_US, raised_guard_us(max(0, late_us)))
         for mark in promised:

@@ -35,7 +35,7 @@ from games.base import (
     GameSettings,
     GameSpec,
 )
-from games.i18n import N_, _, format_number, ngettext, refusal_text, word
+from games.i18n import N_, _, format_number, ngettext, pgettext, refusal_text, word
 from games.toolkit.results_words import drawn_strip
 from games.toolkit.strip_words import COMMON_STATUS_WORDS, Strip, View, status_label
 
@@ -106,7 +106,7 @@ def messages() -> dict[str, str]:
         "your_moves": _("Your moves"),
         "no_private": _("This game is played on the buttons: nothing to show here."),
         "pin": _("Host PIN (shown on the big screen)"),
-        "enter": _("Enter"),
+        "enter": pgettext("button", "Enter"),
         "wrong_pin": _("Wrong PIN."),
         "pin_locked": _("Too many wrong PINs: wait a minute."),
         "seats": _("Seats"),

@@ -39,6 +39,8 @@ if TYPE_CHECKING:  # the pages' publisher: imported when a box watches its game
     from controller.box.views import Publisher
 
 log = logging.getLogger("buzzerbox.league")
+#: a stop that waits longer than this for the broker says so (its wait is bounded by its own fail-safe)
+DRAIN_QUIET_S = 2.0
 
 
 class Words(str):
@@ -146,8 +148,13 @@ class Connection:
     def stop(self, drain_s: float = 2.0) -> None:
         """Wait up to ``drain_s`` for what is in flight, then disconnect (the will is not sent)."""
         self.stopping = True
-        deadline = time.monotonic() + drain_s
+        start = time.monotonic()
+        deadline, said = start + drain_s, False
         while self.connected.is_set() and self.client._out_messages and time.monotonic() < deadline:
+            if not said and time.monotonic() - start > DRAIN_QUIET_S:  # a wait nobody sees looks like a hang
+                log.warning("league: stopping: waiting up to %.0f s more for the broker to confirm %d message(s)",
+                            deadline - time.monotonic(), len(self.client._out_messages))
+                said = True
             time.sleep(0.02)  # a bounded drain at exit, not a synchronisation
         self.client.disconnect()
         self.client.loop_stop()

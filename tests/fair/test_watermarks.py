@@ -928,3 +928,27 @@ def test_an_edge_written_before_a_step_is_taken_in_that_step_without_the_readers
         os.close(writer)
         reader.join(HANG_S)
         source.stop()
+
+
+@pytest.mark.parametrize("clocked", [True, False], ids=["arrivals-clocked", "judged-when-taken"])
+def test_a_broken_promise_beside_a_source_of_stated_delay_is_one_late_input(clocked: bool) -> None:
+    """The GPIO reader says it delivered past 61 ms, then an edge stamped 57 ms comes: one input late,
+    though two measures look at it (the stated delay's guard, for the board beside it that has no
+    watermark, and the reader's broken promise). The count the screen and the game's end say is of
+    inputs: it was two for this one."""
+    box = armed_box()
+    now = [0]
+    if clocked:
+        box.measure_report_delay(lambda: now[0] - box.time_offset_us)
+    else:
+        box.measure_report_delay()
+    box.follow_source("gpio", watermarks=True)
+    box.follow_source("board", watermarks=False)
+    box.watermark(Watermark("gpio", 61_000))
+    now[0] = 61_000
+    box.step(61_000)
+    now[0] = 61_500
+    box.edge(Edge(2, "bell", 1, 57_000), 1)
+    box.step(61_500)
+    assert box.late_deliveries == 1
+    assert box.worst_delivery_us == 4_500

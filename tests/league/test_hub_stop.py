@@ -104,8 +104,8 @@ class HubProcess:
 
 class FakeBroker:
     """A listener on loopback that speaks as little MQTT as a state needs: ``answers`` False takes the
-    hub's connection and never says a word; True accepts it and confirms its subscriptions, and never
-    sends a message (so never the hub's own claim back)."""
+    hub's connection and never says a word; True accepts it, confirms its subscriptions and its
+    publishes, and never sends a message (so never the hub's own claim back)."""
 
     def __init__(self, answers: bool) -> None:
         self.answers = answers
@@ -143,6 +143,9 @@ class FakeBroker:
                     conn.sendall(b"\x20\x03\x00\x00\x00")  # CONNACK: accepted, no properties
                 elif self.answers and head[0] == 0x82:
                     conn.sendall(bytes([0x90, 3 + topics(body)]) + body[:2] + b"\x00" + b"\x01" * topics(body))
+                elif self.answers and head[0] & 0xF6 == 0x32:  # a PUBLISH at QoS 1: PUBACK, success
+                    at = 2 + int.from_bytes(body[:2], "big")
+                    conn.sendall(b"\x40\x02" + body[at:at + 2])
                 with self.event:
                     self.seen.append(head[0])
                     self.event.notify_all()
@@ -263,3 +266,23 @@ def test_the_pages_stop_though_a_change_comes_as_they_stop(tmp_path: Path, leagu
         asyncio.run_coroutine_threadsafe(told_as_it_stops(), service.loop).result(WAIT_S)
     finally:
         service.stop()
+
+
+def test_a_stop_waiting_for_the_broker_says_so(monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A broker that never confirms what the hub sent last (its claim's removal) holds the stop up to its
+    fail-safe: the organiser sees one line saying what it waits for, not a silent hang (virtual time)."""
+    from controller.league import link
+    from controller.league.tournament import Broker
+
+    clock = [0.0]
+    monkeypatch.setattr(link.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(link.time, "sleep", lambda s: clock.__setitem__(0, clock[0] + s))
+    conn = link.Connection(Broker("127.0.0.1", 1), "hub", None, "hub-test")
+    conn.connected.set()
+    conn.client._out_messages[1] = object()  # type: ignore[assignment]  # the claim's removal, never acknowledged
+    with caplog.at_level("WARNING", logger="buzzerbox.league"):
+        conn.stop(drain_s=10.0)
+    waits = [r.getMessage() for r in caplog.records if "waiting up to" in r.getMessage()]
+    assert len(waits) == 1, caplog.text
+    assert "8 s more for the broker to confirm 1 message(s)" in waits[0]
+    assert clock[0] >= 10.0  # the wait still runs to its fail-safe: cut short, the claim would stay
