@@ -4,13 +4,17 @@ A named pipe given as a journal or a pack blocks its reader forever, a device
 never ends and a runaway file fills memory; so every reader of a user's file
 (journals, question packs, wiring profiles, scenarios, word lists, the
 players' names) reads through :func:`read_limited`, which refuses anything but
-a regular file in one line, without ever blocking on it. Standard library only:
-the games' own readers use it too.
+a regular file in one line, without ever blocking on it. A JSON file the json
+module cannot read is named by :func:`json_fault`: the json module's messages
+are English, so the readers of a person's JSON (question packs, word lists,
+scenarios) say the line, the column and the fix in a sentence of ours, in the
+reader's language. Standard library only: the games' own readers use it too.
 """
 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 from pathlib import Path
@@ -140,3 +144,50 @@ def fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# -- a JSON file the json module cannot read, in our words ------------------------------
+
+#: what the json module says (its English, the start of ``JSONDecodeError.msg``) -> ours: the problem and the fix
+_FAULTS: tuple[tuple[str, Reason], ...] = (
+    ("Expecting ',' delimiter", N_("a comma is missing at column {column}; put a comma between two items of a list "
+                                   "or an object, or close the list or object if it ends there")),
+    ("Expecting ':' delimiter", N_("a colon is missing at column {column}; write a key, a colon and its value, as in "
+                                   "\"answer\": \"Paris\"")),
+    ("Expecting property name", N_("a key is expected at column {column}; write every key in double quotes, as in "
+                                   "\"answer\"")),
+    ("Expecting value", N_("a value is expected at column {column}; write a text in double quotes (\"Paris\"), a "
+                           "number, true, false, null, a list or an object there")),
+    ("Unterminated string", N_("the double quote at column {column} opens a text that is never closed; end the text "
+                               "with a double quote on the same line (a double quote inside it is written \\\")")),
+    ("Invalid control character", N_("a text has a line break or a tab at column {column}; keep each text on one "
+                                     "line (a line break inside it is written \\n)")),
+    ("Invalid \\", N_("the backslash at column {column} starts no escape JSON knows; write a backslash itself as "
+                       "\\\\ and a double quote as \\\"")),
+)
+#: more after the one top-level value (json: "Extra data"); a reader may name its own kind of file instead
+EXTRA_DATA = N_("more text follows the end of the file at column {column}; the file is one JSON object: remove "
+                "what follows it, or move it inside")
+#: a comma after the last item (the json module says "Expecting value" or "Expecting property name"; 3.13: "Illegal
+#: trailing comma")
+_TRAILING_COMMA = N_("the comma at column {column} follows the last item of a list or an object; remove it")
+#: anything else the json module may say
+_OTHER = N_("this is not valid JSON at column {column}; check the quotes, commas and brackets there (a JSON "
+            "checker shows what is wrong)")
+
+
+def json_fault(error: json.JSONDecodeError, *, extra_data: Reason = EXTRA_DATA) -> tuple[int, int, Reason]:
+    """(line, column, message id) of what ``json`` could not read, in our words
+    (the message takes ``column``). A comma before a closing bracket is named
+    where the comma stands. ``extra_data``: the sentence for text after the
+    one top-level value, naming the reader's kind of file."""
+    text, pos = error.doc, error.pos
+    before = text[:pos].rstrip()
+    if (text[pos:pos + 1] in ("]", "}") and before.endswith(",")) or error.msg.startswith("Illegal trailing comma"):
+        comma = len(before) - 1 if before.endswith(",") else pos
+        line = text.count("\n", 0, comma) + 1
+        return line, comma - (text.rfind("\n", 0, comma) + 1) + 1, _TRAILING_COMMA
+    if error.msg.startswith("Extra data"):
+        return error.lineno, error.colno, extra_data
+    reason = next((ours for theirs, ours in _FAULTS if error.msg.startswith(theirs)), _OTHER)
+    return error.lineno, error.colno, reason

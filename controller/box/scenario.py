@@ -47,8 +47,8 @@ from controller.box.press import Edge, Press
 from controller.box.profile import did_you_mean
 from controller.box.runtime import Box
 from games.base import Action, BuzzerBoxError, EventKind, GameEvent
-from games.files import FileRefused, read_limited
-from games.i18n import N_, _, ngettext
+from games.files import FileRefused, json_fault, read_limited
+from games.i18n import N_, _, ngettext, worded_text
 from games.registry import get as get_game
 
 CORE_STEPS = ("edge", "press", "host", "action", "tick")
@@ -93,7 +93,9 @@ def load(path: str | Path) -> dict[str, Any]:
         raise ScenarioError(_("{path}: not UTF-8 text ({error} at byte {byte}); save it as UTF-8 JSON").format(
             path=p, error=exc.reason, byte=exc.start)) from exc
     except json.JSONDecodeError as exc:
-        raise ScenarioError(_("{path}: not valid JSON ({error})").format(path=p, error=exc)) from exc
+        line, column, reason = json_fault(exc)  # the json module's English, said in our words
+        where = _("line {line}").format(line=line)
+        raise ScenarioError(f"{p} {where}: {worded_text(str(reason), {'column': column})}") from exc
     except RecursionError as exc:
         raise ScenarioError(_("{path}: brackets nested too deeply to be a scenario").format(path=p)) from exc
     except (OSError, ValueError) as exc:  # unreadable, or numbers too long to read

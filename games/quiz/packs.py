@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from games.base import BuzzerBoxError
-from games.files import WORDS, FileRefused, read_limited
+from games.files import WORDS, FileRefused, json_fault, read_limited
 from games.i18n import N_, Reason, _, ngettext, reason_english, worded_text
 from games.quiz.pack_files import (
     SHEET_SUFFIXES,
@@ -532,7 +532,7 @@ def _parse_json(text: str, path: Path, problems: _Problems) -> tuple[_Meta, list
         document = json.loads(text)
     except json.JSONDecodeError as e:
         # the json module's own words are English: say in ours what it stumbled on, where, and the fix
-        line, column, reason = _json_fault(e)
+        line, column, reason = json_fault(e, extra_data=_JSON_EXTRA_DATA)
         problems.add(Where(line), reason, column=column)
         return None
     except (ValueError, RecursionError):
@@ -548,45 +548,9 @@ def _parse_json(text: str, path: Path, problems: _Problems) -> tuple[_Meta, list
     return _parse_own_json(document, element_lines, problems)
 
 
-#: what the json module says (its English, the start of ``JSONDecodeError.msg``) -> ours: the problem and the fix
-_JSON_FAULTS: tuple[tuple[str, Reason], ...] = (
-    ("Expecting ',' delimiter", N_("a comma is missing at column {column}; put a comma between two items of a list "
-                                   "or an object, or close the list or object if it ends there")),
-    ("Expecting ':' delimiter", N_("a colon is missing at column {column}; write a key, a colon and its value, as in "
-                                   "\"answer\": \"Paris\"")),
-    ("Expecting property name", N_("a key is expected at column {column}; write every key in double quotes, as in "
-                                   "\"answer\"")),
-    ("Expecting value", N_("a value is expected at column {column}; write a text in double quotes (\"Paris\"), a "
-                           "number, true, false, null, a list or an object there")),
-    ("Unterminated string", N_("the double quote at column {column} opens a text that is never closed; end the text "
-                               "with a double quote on the same line (a double quote inside it is written \\\")")),
-    ("Invalid control character", N_("a text has a line break or a tab at column {column}; keep each text on one "
-                                     "line (a line break inside it is written \\n)")),
-    ("Invalid \\", N_("the backslash at column {column} starts no escape JSON knows; write a backslash itself as "
-                       "\\\\ and a double quote as \\\"")),
-    ("Extra data", N_("more text follows the end of the pack at column {column}; a pack is one JSON object: remove "
-                      "what follows it, or move it inside")),
-)
-#: a comma after the last item (the json module says "Expecting value" or "Expecting property name"; 3.13: "Illegal
-#: trailing comma")
-_JSON_TRAILING_COMMA = N_("the comma at column {column} follows the last item of a list or an object; remove it")
-#: anything else the json module may say
-_JSON_OTHER = N_("this is not valid JSON at column {column}; check the quotes, commas and brackets there (a JSON "
-                 "checker shows what is wrong)")
-
-
-def _json_fault(error: json.JSONDecodeError) -> tuple[int, int, Reason]:
-    """(line, column, message id) of what ``json`` could not read, in our words:
-    the json module's message is English. A comma before a closing bracket is
-    named where the comma stands."""
-    text, pos = error.doc, error.pos
-    before = text[:pos].rstrip()
-    if (text[pos:pos + 1] in ("]", "}") and before.endswith(",")) or error.msg.startswith("Illegal trailing comma"):
-        comma = len(before) - 1 if before.endswith(",") else pos
-        line = text.count("\n", 0, comma) + 1
-        return line, comma - (text.rfind("\n", 0, comma) + 1) + 1, _JSON_TRAILING_COMMA
-    reason = next((ours for theirs, ours in _JSON_FAULTS if error.msg.startswith(theirs)), _JSON_OTHER)
-    return error.lineno, error.colno, reason
+#: text after the pack's one object: said as a pack (the shared sentence says "the file")
+_JSON_EXTRA_DATA = N_("more text follows the end of the pack at column {column}; a pack is one JSON object: remove "
+                      "what follows it, or move it inside")
 
 
 def _question_lines(text: str) -> list[int]:

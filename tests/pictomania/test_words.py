@@ -150,7 +150,7 @@ def test_broken_list_is_one_line_naming_the_place(
 def test_bad_json_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "en.json"
     path.write_text('{\n  "language": "en",\n  "decks": {,}\n}', encoding="utf-8")
-    assert "en.json line 3: not valid JSON" in error_for(path)
+    assert error_for(path).startswith("en.json line 3: a key is expected at column 13; ")
 
 
 @pytest.mark.parametrize("lang", ["de", "../en", "EN", ""])
