@@ -205,11 +205,12 @@ def _draw_lines(surface: pygame.Surface, size: int, lines: list[str], rect: pyga
 def _under_plan(area: pygame.Rect, lay: Layout, rest: list[tuple[int, list[int], int]],
                 label: Callable[[list[int]], str]) -> tuple[int, int, int] | None:
     """(columns, a row's width, its height) of the rows under the podium: as
-    many side by side as stand on one line, none narrower than a quarter of the
-    body; None when they would leave the blocks less than 55 % of the height
+    many side by side as stand on one line (the lines as even as they can be),
+    none narrower than a quarter of the body; None when they would leave the blocks less than 55 % of the height
     (sixteen players: the list beside the blocks)."""
     one_line = max(_one_line_width(row, lay, label) for row in rest) + 2 * lay.pad
-    columns = max(1, min(len(rest), (area.width + lay.pad) // (one_line + lay.pad)))
+    most = max(1, min(len(rest), (area.width + lay.pad) // (one_line + lay.pad)))
+    columns = -(-len(rest) // -(-len(rest) // most))  # the lines of rows as even as they can be: 3 and 2, not 4 and 1
     row_w = min((area.width - (columns - 1) * lay.pad) // columns, max(one_line, area.width // 4))
     row_h = max(_list_row_height(row, row_w, lay, label) for row in rest)
     if -(-len(rest) // columns) * (row_h + lay.pad) > area.height * 45 // 100:
