@@ -19,26 +19,16 @@ from controller.box.session import NAME_LENGTH
 from controller.cli import main
 from games.i18n import _, ngettext
 from tests.display.kiosk import Kiosk, Script, menu_args
-from tests.display.test_game_end_confirm import MENU_HINT, asked
-from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
+from tests.display.test_names_emoji import done_and_quit, to_the_names_editor
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
-EDITOR = "type a name · up/down: next player · Enter: done"
 TYPED = "Maximilián Novotný"  # 18 characters: "Maximilián Novot" is kept
 
 
 def host(seen: dict[str, Any]) -> Script:
-    frame = yield []
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    while not panel_of(frame).startswith(_("Player names") + ":"):
-        frame = yield [pygame.K_DOWN]
-    frame = yield [pygame.K_RETURN]
-    while not asked(frame, EDITOR):
-        frame = yield []
-    seen["opened"] = said(frame)
+    seen["opened"] = said((yield from to_the_names_editor()))
     frame = yield [pygame.event.Event(pygame.TEXTINPUT, text=TYPED[:7])]
     frame = yield []
     seen["seven"] = said(frame)
@@ -48,12 +38,7 @@ def host(seen: dict[str, Any]) -> Script:
     frame = yield [pygame.K_DOWN]
     frame = yield []
     seen["next"] = said(frame)
-    frame = yield [pygame.K_RETURN]
-    while not asked(frame, MENU_HINT):
-        frame = yield []
-    seen["panel"] = panel_of(frame)
-    frame = yield [pygame.K_ESCAPE]
-    yield [pygame.K_ESCAPE]
+    yield from done_and_quit(seen)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
