@@ -665,6 +665,11 @@ def _no_host(settings: GameSettings) -> HostBot | None:
     return None
 
 
+#: the box's generic host buttons (keys c, w, n ... on the keyboard; the host page's and a remote's buttons): a game
+#: takes each as its own action (``GameSpec.host_aliases``) or not at all (``GameSpec.host_buttons``)
+GENERIC_HOST_BUTTONS: tuple[str, ...] = ("arm", "correct", "wrong", "undo", "next", "reset")
+
+
 def _every_host_key_in_use(view: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
@@ -708,6 +713,10 @@ class GameSpec:
     #: a generic host button (arm, next, reset ...) -> this game's action kinds
     #: for it, tried in order: the first the engine accepts now is sent
     host_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the generic host buttons (``GENERIC_HOST_BUTTONS``) this game's engine takes, as themselves or through
+    #: ``host_aliases``: the help overlay lists only their keys (a board game without a question lists no
+    #: "correct"). Declare it in every game; a toy without it is taken to use them all
+    host_buttons: tuple[str, ...] = GENERIC_HOST_BUTTONS
     #: keyboard keys (pygame key names) for this game's own host actions
     host_keys: Mapping[str, str] = field(default_factory=dict)
     #: a presenter clicker's "next step" by the public view's phase: this game's

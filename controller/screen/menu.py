@@ -823,8 +823,11 @@ class NameEditor:
         self.done = False
         #: the characters of the last typing the screen cannot draw (said under the names until the next)
         self.refused = ""
+        #: the characters of the last typing past the name's length (said under the names until the next key)
+        self.cut = ""
 
     def key(self, action: str) -> None:
+        self.cut = ""
         if action in ("down", "tab"):
             self.selected = (self.selected + 1) % len(self.names)
         elif action == "up":
@@ -840,13 +843,16 @@ class NameEditor:
         missing = theme.undrawable(typed)
         self.refused = missing
         printable = "".join(ch for ch in typed if ch.isprintable() and ch not in missing)
-        self.names[self.selected] = (self.names[self.selected] + printable)[: self.length]
+        name = self.names[self.selected] + printable
+        # a name is at most ``length`` characters (a strip cell's): what goes past it is refused, and said
+        self.names[self.selected], self.cut = name[: self.length], name[self.length:]
 
     def result(self) -> list[str]:
         return [n.strip() for n in self.names] + self.rest
 
     def view(self) -> dict[str, Any]:
-        return {"phase": "names", "names": list(self.names), "selected": self.selected, "refused": self.refused}
+        return {"phase": "names", "names": list(self.names), "selected": self.selected, "refused": self.refused,
+                "length": self.length, "cut": self.cut}
 
 
 class NamesScene(Scene):
@@ -858,20 +864,30 @@ class NamesScene(Scene):
     def draw_body(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:
         names = list(view.get("names", ()))
         refused = str(view.get("refused") or "")
-        if refused:  # one line under the names: what was left out and why
+        length = int(view.get("length") or 0)
+        notes = [theme.undrawable_line(refused)] if refused else []
+        if view.get("cut"):  # typed past the limit: refused, and said until the next key
+            notes.append(ngettext("A name takes at most {n} character: the rest was not added",
+                                  "A name takes at most {n} characters: the rest was not added", length).format(n=length))
+        for note in reversed(notes):  # a line each under the names: what was left out and why
             line = pygame.Rect(area.left, area.bottom - theme.line_height(lay.min_text), area.width, theme.line_height(lay.min_text))
             area = pygame.Rect(area.left, area.top, area.width, line.top - area.top - lay.pad)
-            draw_text(surface, theme.undrawable_line(refused), lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
+            draw_text(surface, note, lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
         for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
             sel = i == view.get("selected")
             ink = row_panel(surface, r, sel)
             inner = r.inflate(-4 * lay.pad, 0)
             draw_text(surface, _("Player {n}").format(n=i + 1), lay.size(1.1), ink,
                       pygame.Rect(inner.left, r.top, inner.width // 3, r.height), align="left", min_size=lay.min_text)
+            room = pygame.Rect(inner.left + inner.width // 3, r.top, 2 * inner.width // 3, r.height)
+            if sel and length:  # the name being typed says how much of its length it has used: "12/16"
+                count = _("{used}/{most}").format(used=len(name), most=length)
+                count_w = theme.TEXT.width(_("{used}/{most}").format(used=length, most=length), lay.min_text)
+                draw_text(surface, count, lay.min_text, ink, pygame.Rect(room.right - count_w, r.top, count_w, r.height),
+                          align="right", min_size=lay.min_text)
+                room.width -= count_w + 2 * lay.pad
             shown = name + ("_" if sel and (now_us // 500_000) % 2 == 0 else "")
-            draw_text(surface, shown or "—", lay.size(1.1), ink,
-                      pygame.Rect(inner.left + inner.width // 3, r.top, 2 * inner.width // 3, r.height),
-                      align="left", min_size=lay.min_text)
+            draw_text(surface, shown or "—", lay.size(1.1), ink, room, align="left", min_size=lay.min_text)
 
 
 def run_name_editor(screen: Screen, editor: NameEditor, *, clock: Callable[[], int] = box_now_us,

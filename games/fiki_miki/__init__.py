@@ -38,6 +38,7 @@ SPEC = GameSpec(
     scenario_step=scenario_step,
     scenario_options=("deck", "variant", "hand_size", "threshold"),
     scene="games.fiki_miki.scene:FikiMikiScene",
+    host_buttons=(),  # the players play it on their bells and phones: the host's buttons take nothing
     options=OPTIONS,
     rules_version=RULES_VERSION,  # 2: a wrong ringer's bell ban lasts until their own turn after the lost one
     logged_events={

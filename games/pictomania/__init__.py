@@ -90,6 +90,7 @@ SPEC = PictomaniaSpec(
     # 3: the scoring tokens by player count, each set ending in a 1 (options.SCORING_TOKENS)
     rules_version=RULES_VERSION,
     host_aliases={"arm": (START, NEXT, REVEAL), "next": (NEXT, START, REVEAL)},
+    host_buttons=("arm", "next"),  # the players judge their own guesses: no correct, wrong, undo or reset
     host_keys={"s": START, "v": REVEAL},  # space (arm) and n (next) go through host_aliases
     # the host remote's words (docs/companion.md)
     host_labels={START: N_("Start drawing"), REVEAL: N_("Reveal"), NEXT: N_("Next round")},

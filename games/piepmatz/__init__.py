@@ -44,6 +44,7 @@ SPEC = GameSpec(
     scenario_step=scenario_step,
     scenario_options=("bird_deck_top", "feeder_deck_top"),
     scene="games.piepmatz.scene:PiepmatzScene",
+    host_buttons=(),  # the players play it on their bells and phones: the host's buttons take nothing
     options=OPTIONS,
     rules_version=RULES_VERSION,  # 2: a pest at the won position strikes and the seed card is taken too
     logged_events={

@@ -10,7 +10,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.base import STATION_CHOICES, ClipCues, GameSettings, GameSpec, LampContest, OptionError
+from games.base import (
+    GENERIC_HOST_BUTTONS,
+    STATION_CHOICES,
+    ClipCues,
+    GameSettings,
+    GameSpec,
+    LampContest,
+    OptionError,
+)
 from games.i18n import LANGUAGES, N_, Nn_, _, current_language
 from games.quiz.allplay_scoring import ALL_PLAY, right_choice
 from games.quiz.bots import new_bots, new_host
@@ -345,6 +353,7 @@ SPEC = QuizSpec(
     # a demo without a pack ends after 12 questions; with a pack, after its last one
     demo_options={"buzz_window_us": 8_000_000, "answer_time_us": 6_000_000, "demo_questions": 12},
     rules_version=RULES_VERSION,  # options.py: what each version changed
+    host_buttons=GENERIC_HOST_BUTTONS,  # arms, judges, undoes, moves on and resets: every generic button
     host_aliases={"next": ("reveal", "next")},  # the host's next button shows the answer first, then moves on
     # m and e: the quiz bowl moderator read past the power mark / to the end of the tossup
     host_keys={"p": "pick", "v": "reveal", "l": "leaderboard", "m": "power", "e": "read"},

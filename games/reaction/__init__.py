@@ -35,12 +35,6 @@ def lamp_contest(view: Mapping[str, Any]) -> LampContest | None:
     return None
 
 
-def actions_it_never_takes(view: Mapping[str, Any]) -> tuple[str, ...]:
-    """The generic host buttons the duel never takes (it has no answer to
-    judge, no question to move to): the help overlay leaves their keys out."""
-    return ("correct", "wrong", "next", "undo")
-
-
 SPEC = GameSpec(
     name="reaction",
     title=N_("Reaction duel"),
@@ -56,7 +50,7 @@ SPEC = GameSpec(
     options=OPTIONS,
     demo_options={"rounds": 8, "decoy_chance": 0.2},
     host_aliases={"arm": ("arm", "start"), "reset": ("reset", "stop")},
-    unused_host_actions=actions_it_never_takes,  # the help lists no "correct", "next question" ... (nothing to judge)
+    host_buttons=("arm", "reset"),  # start and stop a round: no answer to judge, no question to move to
     # the host remote says its phases in words (docs/companion.md)
     phase_labels={"ready": N_("Ready"), "wait": N_("Wait for it"), "decoy": N_("Wait for it"), "go": N_("GO"),
                   "result": N_("Result")},

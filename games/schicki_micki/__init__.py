@@ -44,6 +44,7 @@ SPEC = GameSpec(
     own_results=True,  # its scene draws its own end screen (the scene's own_results)
     options=OPTIONS,
     host_aliases={"arm": ("arm", "turn"), "next": ("next", "turn")},
+    host_buttons=("arm", "next"),  # both turn the next card; nothing to judge, undo or reset
     # the host remote's words (docs/companion.md)
     host_labels={"turn": N_("Turn a card")},
     phase_labels={"waiting": N_("Waiting"), "showing": N_("Card on show"), "window": N_("React now")},

@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from games.base import ANY, ClipCues, GameSpec
+from games.base import ANY, GENERIC_HOST_BUTTONS, ClipCues, GameSpec
 from games.i18n import N_, _, word
 from games.toolkit import theme
 from games.toolkit.theme import Layout, draw_text, layout_for, line_height, panel, wrap_lines
@@ -108,14 +108,20 @@ def help_rows(spec: GameSpec | None, stations: Sequence[tuple[str, int, str]],
     (an input the game's buttons ignore is left out); ``host``: key name -> host
     action; ``view``: the game's public view now, when given the keys of actions
     that do nothing in it (``GameSpec.unused_host_actions``) are left out, and
-    always those of a game that does not take them (the reaction duel has no
-    "correct"; a game without clips no "replay")."""
+    always those of a game that does not take them: the generic buttons it
+    does not name (``GameSpec.host_buttons``: the reaction duel has no
+    "correct", Fiki Miki none), a clicker's step without an arm button or steps
+    of its own, and without clips "replay"."""
     if spec is not None:
         stations = [s for s in stations if spec.buttons.lookup(ANY, s[2]) is not None]
     rows = station_rows(stations)
     unused = set(spec.unused_host_actions(view if view is not None else {})) if spec is not None else set()
-    if spec is not None and spec.clip_cues == ClipCues():
-        unused.update(CLIP_ACTIONS)
+    if spec is not None:
+        unused.update(button for button in GENERIC_HOST_BUTTONS if button not in spec.host_buttons)
+        if "arm" not in spec.host_buttons and not spec.host_steps:  # the clicker's step is the arm button's
+            unused.add("step")
+        if spec.clip_cues == ClipCues():
+            unused.update(CLIP_ACTIONS)
     by_action: dict[str, list[str]] = {}
     for key, action in host.items():
         if action not in unused:

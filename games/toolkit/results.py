@@ -7,6 +7,7 @@ reaction duel's ``leaderboard`` when there is one), so any game gets one.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Hashable, Sequence
 
 import pygame
@@ -77,19 +78,25 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
     winner: pygame.Rect | None = None
     top3 = on_stage(rows)
     rest = rows[len(top3):]
-    # the list beside the blocks; on a stage too narrow for that (beside the QR panel) under them, full width,
-    # in two columns when long, so a name is never cut to "Play…" and everyone placed stays on the screen
-    list_w = _list_width(area, lay, top3, rest, label) if rest else 0
-    beside = not rest or whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
-        and all(_list_row_fits(row, list_w, lay, label) for row in rest)
-    columns = 1 if beside or len(rest) <= 2 else 2
-    list_h = 0
-    if not beside:
-        list_w = (area.width - (columns - 1) * lay.pad) // columns
-        tallest = max(_list_row_height(row, list_w, lay, label) for row in rest)
-        list_h = -(-len(rest) // columns) * (tallest + lay.pad)
-    stage = pygame.Rect(area.left, area.top, area.width - (list_w + 2 * lay.pad if beside and rest else 0),
-                        area.height - list_h)
+    # everyone after the blocks in a row under them, centred, as many side by side as stand on one line
+    # (one player beside the blocks looked like a stray; the blocks keep the whole width for their names)
+    under = _under_plan(area, lay, rest, label) if rest else None
+    list_w, list_h, beside, columns = 0, 0, False, 1
+    if under is not None:
+        columns, list_w, row_h = under
+        list_h = -(-len(rest) // columns) * (row_h + lay.pad)
+    elif rest:
+        # too many for a row under the blocks: the list beside them; on a stage too narrow for that (beside
+        # the QR panel) under them, full width, in two columns when long, so everyone placed stays on the screen
+        list_w = _list_width(area, lay, top3, rest, label)
+        beside = whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
+            and all(_list_row_fits(row, list_w, lay, label) for row in rest)
+        columns = 1 if beside or len(rest) <= 2 else 2
+        if not beside:
+            list_w = (area.width - (columns - 1) * lay.pad) // columns
+            tallest = max(_list_row_height(row, list_w, lay, label) for row in rest)
+            list_h = -(-len(rest) // columns) * (tallest + lay.pad)
+    stage = pygame.Rect(area.left, area.top, area.width - (list_w + 2 * lay.pad if beside else 0), area.height - list_h)
     # second left, first centre, third right; more winners than three side by side
     slots = list(range(len(top3))) if len(top3) > 3 else [1, 0, 2] if len(top3) >= 2 else [0]
     slot_w = stage.width // max(3, len(top3)) if len(top3) >= 2 else stage.width // 2
@@ -101,8 +108,8 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         fill = color(members)
         ink = theme.text_on(fill)
         # a name shrinks, then takes more lines, before it is cut ("Player 1" cut to "Play…" named nobody)
-        name_size, name_lines = theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), name_width(slot_w, lay),
-                                                lay.min_text, NAME_LINES)
+        name_size, name_lines = podium_name_lines(label(members), lay.size(1.6 if place == 1 else 1.3),
+                                                  name_width(slot_w, lay), lay.min_text)
         tall = max(name_h, len(name_lines) * theme.line_height(name_size))
         # the winner's name and crown keep their room above the block on a low stage (players listed under it)
         block_h = min(round(stage.height * heights.get(place, 0.3) * risen), stage.height - tall - name_h - 3 * lay.pad)
@@ -110,7 +117,7 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         block = pygame.Rect(col.left, col.bottom - block_h, col.width, block_h)
         panel(surface, block, fill, radius=max(6, col.width // 24))
         parts = [block.height * 48 // 100, block.height * 26 // 100, block.height * 26 // 100]
-        draw_text(surface, str(place), min(lay.size(4), parts[0]), ink, pygame.Rect(block.left, block.top, block.width, parts[0]))
+        draw_text(surface, str(place), max(lay.min_text, min(lay.size(4), parts[0])), ink, pygame.Rect(block.left, block.top, block.width, parts[0]))
         if parts[1] >= lay.min_text:  # while the block rises, its score shows once it has room
             amount_r = pygame.Rect(block.left + lay.pad, block.top + parts[0], block.width - 2 * lay.pad, parts[1])
             said = amount(score)  # "12 points"; on a block too narrow for it even on two lines, the number alone
@@ -124,11 +131,18 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
                       pygame.Rect(block.left + lay.pad, block.top + parts[0] + parts[1], block.width - 2 * lay.pad, parts[2]),
                       min_size=lay.min_text)
         name_r = pygame.Rect(col.centerx - name_width(slot_w, lay) // 2, block.top - tall - lay.pad, name_width(slot_w, lay), tall)
-        theme.draw_fitted(surface, label(members), lay.size(1.6 if place == 1 else 1.3), theme.FG, name_r, lay.min_text,
-                          NAME_LINES)
+        _draw_lines(surface, name_size, name_lines, name_r)
         if place == 1:
             winner = winner or block
             _crown(surface, pygame.Rect(col.centerx - name_h, name_r.top - name_h - lay.pad, 2 * name_h, name_h))
+    if under is not None:  # the rows under the blocks, centred, the places counting on from the podium's
+        across = min(columns, len(rest))
+        x0 = area.centerx - (across * list_w + (across - 1) * lay.pad) // 2
+        for k, row in enumerate(rest):
+            r = pygame.Rect(x0 + (k % columns) * (list_w + lay.pad), stage.bottom + lay.pad + (k // columns) * (row_h + lay.pad),
+                            list_w, row_h)
+            _list_row(surface, r, lay, row, color, label)
+        return winner
     per_column = -(-len(rest) // columns)
     for column in range(columns):
         left = area.right - list_w if beside else area.left + column * (list_w + lay.pad)
@@ -149,10 +163,59 @@ def on_stage(rows: list[tuple[int, list[int], int]]) -> list[tuple[int, list[int
 
 
 def whole_on_podium(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> bool:
-    """Whether every name on a podium ``width`` wide is drawn whole (in the smallest type, on ``NAME_LINES`` at most)."""
+    """Whether every name on a podium ``width`` wide is drawn whole (in the smallest type, on ``NAME_LINES`` at
+    most, a number on the line of the word before it)."""
     slot_w = width // max(3, len(top)) if len(top) >= 2 else width // 2
-    return all(theme.fits(label(members), lay.min_text, name_width(slot_w, lay), lay.min_text, NAME_LINES)
-               for _p, members, _s in top)
+    for _p, members, _s in top:
+        size, lines = podium_name_lines(label(members), lay.min_text, name_width(slot_w, lay), lay.min_text)
+        if len(lines) > NAME_LINES or any(theme.TEXT.width(line, size) > name_width(slot_w, lay) for line in lines):
+            return False
+    return True
+
+
+#: a line of a wrapped name that starts with a number ("1" of "Player 1", "12" of "Tým 12")
+_NUMBER_FIRST = re.compile(r"\d+(?!\S*[^\W\d])")
+
+
+def podium_name_lines(text: str, size: int, width: int, min_size: int) -> tuple[int, list[str]]:
+    """A name above a block as ``theme.fit_lines`` fits it (shrunk to the
+    smallest type, then on more lines), but a number never on a line of its own:
+    "Player / 1" read as two names. The word before it goes down with it
+    ("Anna / Player 1"); a name that still does not fit is the layout's to avoid
+    (``whole_on_podium``)."""
+    fitted, lines = theme.fit_lines(text, size, width, min_size, NAME_LINES)
+    out: list[str] = []
+    for line in lines:
+        if out and _NUMBER_FIRST.match(line):
+            head, _space, word = out[-1].rpartition(" ")
+            out[-1:] = [head, f"{word} {line}"] if head else [f"{word} {line}"]
+        else:
+            out.append(line)
+    return fitted, out
+
+
+def _draw_lines(surface: pygame.Surface, size: int, lines: list[str], rect: pygame.Rect) -> None:
+    """A name's lines (``podium_name_lines``) centred in ``rect``."""
+    line_h = theme.line_height(size)
+    top = rect.top + (rect.height - line_h * len(lines)) // 2
+    for k, line in enumerate(lines):
+        draw_text(surface, line, size, theme.FG, pygame.Rect(rect.left, top + k * line_h, rect.width, line_h), min_size=size)
+
+
+def _under_plan(area: pygame.Rect, lay: Layout, rest: list[tuple[int, list[int], int]],
+                label: Callable[[list[int]], str]) -> tuple[int, int, int] | None:
+    """(columns, a row's width, its height) of the rows under the podium: as
+    many side by side as stand on one line (the lines as even as they can be),
+    none narrower than a quarter of the body; None when they would leave the blocks less than 55 % of the height
+    (sixteen players: the list beside the blocks)."""
+    one_line = max(_one_line_width(row, lay, label) for row in rest) + 2 * lay.pad
+    most = max(1, min(len(rest), (area.width + lay.pad) // (one_line + lay.pad)))
+    columns = -(-len(rest) // -(-len(rest) // most))  # the lines of rows as even as they can be: 3 and 2, not 4 and 1
+    row_w = min((area.width - (columns - 1) * lay.pad) // columns, max(one_line, area.width // 4))
+    row_h = max(_list_row_height(row, row_w, lay, label) for row in rest)
+    if -(-len(rest) // columns) * (row_h + lay.pad) > area.height * 45 // 100:
+        return None
+    return columns, row_w, row_h
 
 
 def name_width(slot_w: int, lay: Layout) -> int:
@@ -179,8 +242,8 @@ def _list_width(area: pygame.Rect, lay: Layout, top3: list[tuple[int, list[int],
 def _name_lines(width: int, lay: Layout, top: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> list[int]:
     """How many lines each name above the blocks takes on a stage ``width`` wide."""
     slot_w = width // max(3, len(top)) if len(top) >= 2 else width // 2
-    return [len(theme.fit_lines(label(members), lay.size(1.6 if place == 1 else 1.3), name_width(slot_w, lay),
-                                lay.min_text, NAME_LINES)[1]) for place, members, _s in top]
+    return [len(podium_name_lines(label(members), lay.size(1.6 if place == 1 else 1.3), name_width(slot_w, lay),
+                                  lay.min_text)[1]) for place, members, _s in top]
 
 
 def _one_line_width(row: tuple[int, list[int], int], lay: Layout, label: Callable[[list[int]], str]) -> int:

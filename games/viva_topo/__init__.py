@@ -41,6 +41,7 @@ SPEC = GameSpec(
     scenario_step=scenario_step,
     scenario_options=("start", "auto_move_single"),
     scene="games.viva_topo.scene:VivaTopoScene",
+    host_buttons=(),  # the players roll and move with their bells: the host's buttons take nothing
     strip_wording=worded_strip,  # games/viva_topo/strip.py: the scene's strip, and the phones' pages'
     own_results=True,  # its scene draws its own end screen (the scene's own_results)
     phase_labels={"roll": N_("Roll the die"), "move": N_("Move")},  # the host remote's words

@@ -15,7 +15,7 @@ import pytest
 
 from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.kiosk import Kiosk, Script, Steps, menu_args
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_panel import panel_of
 from tests.display.test_menu_refusal import said
@@ -25,7 +25,8 @@ pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 EDITOR = "type a name · up/down: next player · Enter: done"
 
 
-def host(seen: dict[str, Any]) -> Script:
+def to_the_names_editor() -> Steps:
+    """From the menu's first frame down to Player names and into the editor: its first frame."""
     frame = yield []
     while not asked(frame, MENU_HINT):
         frame = yield []
@@ -34,15 +35,25 @@ def host(seen: dict[str, Any]) -> Script:
     frame = yield [pygame.K_RETURN]
     while not asked(frame, EDITOR):
         frame = yield []
-    frame = yield [pygame.event.Event(pygame.TEXTINPUT, text="Eva🎉")]
-    frame = yield []
-    seen["typed"] = said(frame)
+    return frame
+
+
+def done_and_quit(seen: dict[str, Any]) -> Script:
+    """Enter: the names kept, the menu's panel read into ``seen["panel"]``; then Esc, Esc."""
     frame = yield [pygame.K_RETURN]
     while not asked(frame, MENU_HINT):
         frame = yield []
     seen["panel"] = panel_of(frame)
     frame = yield [pygame.K_ESCAPE]
     yield [pygame.K_ESCAPE]
+
+
+def host(seen: dict[str, Any]) -> Script:
+    yield from to_the_names_editor()
+    frame = yield [pygame.event.Event(pygame.TEXTINPUT, text="Eva🎉")]
+    frame = yield []
+    seen["typed"] = said(frame)
+    yield from done_and_quit(seen)
 
 
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])

@@ -163,7 +163,7 @@ def test_results_screen_in_the_winners_colour() -> None:
     assert theme.PALETTE[view["leaderboard"][0]["player"]] not in first_frame  # it was still low at the start
     best = view["leaderboard"][0]["player"]
     # the podium: the winner's block in the middle, highest, in the winner's colour
-    podium = b.width - b.width * 34 // 100 - 2 * 8  # the rest of the ranking takes the right third
+    podium = b.width  # the rest of the ranking is in a row under the blocks, which take the whole width
     middle = pygame.Rect(b.left + podium // 3 + podium // 12, b.bottom - b.height // 2, podium // 6, b.height // 2)
     assert dominant(surface, middle) == theme.PALETTE[best]
     second = view["leaderboard"][1]["player"]

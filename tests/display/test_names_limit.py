@@ -1,0 +1,63 @@
+"""The names editor's length limit, said: a name is at most 16 characters (a
+strip cell's), and the editor cut a longer one silently. The name being typed
+shows how much of it is used ("7/16"), and typing past it is refused with a
+line under the names, in the host's language, until the next key.
+
+Through the whole ``buzzerbox menu`` loop (tests/display/kiosk.py): the host
+opens Player names, types a name of 18 characters, reads the count and the
+line, moves on and finishes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from controller.box.session import NAME_LENGTH
+from controller.cli import main
+from games.i18n import _, ngettext
+from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.test_menu_refusal import said
+from tests.display.test_names_emoji import done_and_quit, to_the_names_editor
+
+pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+
+TYPED = "Maximilián Novotný"  # 18 characters: "Maximilián Novot" is kept
+
+
+def host(seen: dict[str, Any]) -> Script:
+    seen["opened"] = said((yield from to_the_names_editor()))
+    frame = yield [pygame.event.Event(pygame.TEXTINPUT, text=TYPED[:7])]
+    frame = yield []
+    seen["seven"] = said(frame)
+    frame = yield [pygame.event.Event(pygame.TEXTINPUT, text=TYPED[7:])]
+    frame = yield []
+    seen["past"] = said(frame)
+    frame = yield [pygame.K_DOWN]
+    frame = yield []
+    seen["next"] = said(frame)
+    yield from done_and_quit(seen)
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_the_name_length_is_shown_and_typing_past_it_is_refused_and_said(
+        language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    seen: dict[str, Any] = {}
+    kiosk = Kiosk(monkeypatch, host(seen))
+    assert main(["--lang", language, *menu_args(tmp_path, "--players", "4")]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen)
+
+    def count(used: int) -> str:
+        return _("{used}/{most}").format(used=used, most=NAME_LENGTH)
+
+    line = ngettext("A name takes at most {n} character: the rest was not added",
+                    "A name takes at most {n} characters: the rest was not added", NAME_LENGTH).format(n=NAME_LENGTH)
+    assert count(0) in seen["opened"] and line not in seen["opened"], seen["opened"]
+    assert count(7) in seen["seven"] and line not in seen["seven"], seen["seven"]
+    assert count(NAME_LENGTH) in seen["past"] and line in seen["past"], seen["past"]
+    assert TYPED[:NAME_LENGTH] in seen["past"]
+    assert line not in seen["next"], seen["next"]  # said until the next key
+    assert TYPED[:NAME_LENGTH] in seen["panel"] and TYPED not in seen["panel"], seen["panel"]
