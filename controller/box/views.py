@@ -26,6 +26,7 @@ from controller.box.clips import ClipPlayer
 from controller.box.panels import panel_moves, seat_panel
 from controller.box.runtime import Box
 from games.base import (
+    GENERIC_HOST_BUTTONS,
     HOST_ADJUST,
     HOST_RESUME,
     HOST_SHOWN,
@@ -44,7 +45,7 @@ log = logging.getLogger("buzzerbox.web")
 #: the host action that gives a tied turn: ``{"player": seat}`` names who, none draws fairly
 PICK = "pick"
 #: the generic host buttons (the keyboard's and the host box's), in page order
-HOST_BUTTONS: tuple[str, ...] = ("arm", "correct", "wrong", "undo", "next", "reset")
+HOST_BUTTONS = GENERIC_HOST_BUTTONS
 #: what the host page may ask of the box itself, whatever the game (not the engine's)
 BOX_HOST_ACTIONS: tuple[str, ...] = ("pause", "continue", "end")
 #: host actions the box sends itself: never a button

@@ -27,6 +27,7 @@ SPEC = GameSpec(
     summary=N_("Press any button of your station to score. The first to reach the target wins."),
     # the game's own words: the box logs, sounds, lights and labels them
     host_aliases={"reset": ("clear",)},
+    host_buttons=("reset",),  # the only generic button it takes (as its clear): the help lists no other
     host_labels={"clear": N_("Clear")},  # the host page's button for it (else its id, as English)
     logged_events={"point": "{player} scored"},
     event_sounds={"point": "tick"},
