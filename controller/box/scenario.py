@@ -90,8 +90,8 @@ def load(path: str | Path) -> dict[str, Any]:
     except FileRefused as exc:
         raise ScenarioError(str(exc)) from None
     except UnicodeDecodeError as exc:
-        raise ScenarioError(_("{path}: not UTF-8 text ({error} at byte {byte}); save it as UTF-8 JSON").format(
-            path=p, error=exc.reason, byte=exc.start)) from exc
+        raise ScenarioError(_("{path}: not UTF-8 text (byte {byte}); save it as UTF-8 JSON").format(
+            path=p, byte=exc.start)) from exc
     except json.JSONDecodeError as exc:
         line, column, reason = json_fault(exc)  # the json module's English, said in our words
         where = _("line {line}").format(line=line)

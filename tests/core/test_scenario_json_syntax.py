@@ -41,3 +41,19 @@ def test_scenario_names_the_json_fault_in_one_line_of_ours(language: str, case: 
     with pytest.raises(json.JSONDecodeError) as failed:
         json.loads(text)
     assert failed.value.msg not in err
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+def test_a_scenario_not_in_utf8_is_named_by_its_byte_without_python_s_words(
+        language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "s.json"
+    text = b'{"game": "quiz", "title": "Kv\xedz"}\n'  # saved as cp1250, not UTF-8
+    path.write_bytes(text)
+    status = main(["--lang", language, "scenario", str(path)])
+    err = capsys.readouterr().err
+    try:
+        expected = _("{path}: not UTF-8 text (byte {byte}); save it as UTF-8 JSON").format(path=path, byte=text.index(b"\xed"))
+    finally:
+        set_language("en")
+    assert status == 1 and err.strip() == f"buzzerbox scenario: {expected}", err
+    assert "invalid" not in err and "continuation" not in err  # the codec's English reason
