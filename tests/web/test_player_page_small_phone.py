@@ -9,7 +9,7 @@ under SCREENS."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,7 +20,7 @@ from games.glyphs import name_refusal
 from games.i18n import set_language
 from games.quiz import PACKS_DIR
 from tests.processes import HANG_S
-from tests.web.conftest import READY_MS, Served
+from tests.web.conftest import Served
 from tests.web.phones import SCREENS
 from tests.web.test_phones_quiz_teams import assert_fits_the_phone
 
@@ -30,20 +30,15 @@ NAMES = ["Žofie Přemyslová", "Maximilián Dvořá", "WWWWWWWWWWWWWWWW", "Bart
 
 
 @pytest.fixture
-def small(browser: Any) -> Iterator[Callable[[], Any]]:
+def small(phone: Any) -> Callable[[], Any]:
     """New pages on a small phone held upright (360x640), each its own browser context (its own phone)."""
-    contexts: list[Any] = []
 
     def new_page() -> Any:
-        ctx = browser.new_context(viewport={"width": 360, "height": 640}, device_scale_factor=1, is_mobile=True,
-                                  has_touch=True)
-        ctx.set_default_timeout(READY_MS)
-        contexts.append(ctx)
-        return ctx.new_page()
+        page = phone()
+        page.set_viewport_size({"width": 360, "height": 640})
+        return page
 
-    yield new_page
-    for ctx in contexts:
-        ctx.close()
+    return new_page
 
 
 def test_a_phone_that_asked_for_a_held_seat_may_choose_a_free_one(served: Any, small: Any) -> None:
@@ -58,7 +53,7 @@ def test_a_phone_that_asked_for_a_held_seat_may_choose_a_free_one(served: Any, s
     # the seats stay live while the host decides (they stayed disabled until a reload)
     for seat in range(3):
         expect(asker.locator(f".pick button[data-seat='{seat}']")).to_be_enabled()
-    asker.screenshot(path=str(SCREENS / "phone-asked-360.png"), full_page=True)
+    asker.screenshot(path=str(SCREENS / "phone-asked-360.png"), full_page=True, scale="css")
     asker.locator(".pick button[data-seat='1']").click()
     expect(asker.locator("#who")).to_have_text("Player 2")
     expect(asker.locator("#status.good")).to_be_visible()
@@ -79,7 +74,7 @@ def test_a_team_name_the_tv_cannot_draw_is_refused_on_the_phone_in_one_line(serv
     expect(save).to_be_enabled()
     assert s.public["team_names"] in (None, [], ["", ""])
     assert_fits_the_phone(page)
-    page.screenshot(path=str(SCREENS / "phone-team-name-refused-360.png"), full_page=True)
+    page.screenshot(path=str(SCREENS / "phone-team-name-refused-360.png"), full_page=True, scale="css")
     field.fill("Sýkorky")
     save.click()
     expect(heading).to_have_text("Your team: Sýkorky")
@@ -92,6 +87,7 @@ def test_names_of_16_letters_without_a_space_fit_the_page_and_the_scoreboard(ser
     picker.goto(s.server.join_url())
     expect(picker.locator(".pick button")).to_have_count(6)
     assert_fits_the_phone(picker)
+    picker.screenshot(path=str(SCREENS / "phone-picker-long-names-360.png"), full_page=True, scale="css")
     page = s.take_seat(picker, 2)
     expect(page.locator("#who")).to_have_text("WWWWWWWWWWWWWWWW")
     assert_fits_the_phone(page)
@@ -99,13 +95,13 @@ def test_names_of_16_letters_without_a_space_fit_the_page_and_the_scoreboard(ser
     s.wait(lambda: s.public["phase"] == "drawing")
     expect(page.locator(".w-guesses")).to_have_count(2)  # the guess pad and the bonus token's keys
     assert_fits_the_phone(page)
-    page.screenshot(path=str(SCREENS / "phone-long-names-360.png"), full_page=True)
+    page.screenshot(path=str(SCREENS / "phone-long-names-360.png"), full_page=True, scale="css")
     board = small()
     board.goto(s.server.board_url())
     expect(board.locator("#players tr")).to_have_count(6)
     expect(board.locator("#players")).to_contain_text("WWWWWWWWWWWWWWWW")
     assert_fits_the_phone(board)
-    board.screenshot(path=str(SCREENS / "board-long-names-360.png"), full_page=True)
+    board.screenshot(path=str(SCREENS / "board-long-names-360.png"), full_page=True, scale="css")
 
 
 def test_an_all_play_phone_shows_the_answer_it_locked_in_after_a_reload_too(served: Any, small: Any) -> None:
@@ -125,7 +121,7 @@ def test_an_all_play_phone_shows_the_answer_it_locked_in_after_a_reload_too(serv
     expect(locked.locator(".choice")).to_have_text(chosen)
     expect(page.locator(".w-buttons button")).to_have_count(0)
     assert_fits_the_phone(page)
-    page.screenshot(path=str(SCREENS / "phone-all-play-locked-360.png"), full_page=True)
+    page.screenshot(path=str(SCREENS / "phone-all-play-locked-360.png"), full_page=True, scale="css")
     page.reload()
     expect(page.locator("#status.good")).to_be_visible()
     expect(page.locator(".w-locked .choice")).to_have_text(chosen)
