@@ -16,12 +16,14 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.box.inputs import HOST_STATION
+from controller.box.views import messages
 from games.glyphs import name_refusal
 from games.i18n import set_language
 from games.quiz import PACKS_DIR
 from tests.processes import HANG_S
 from tests.web.conftest import Served
 from tests.web.phones import SCREENS
+from tests.web.test_host_pages import log_in
 from tests.web.test_phones_quiz_teams import assert_fits_the_phone
 
 #: names as long as the menu allows (16), some with no space to break at
@@ -54,9 +56,19 @@ def test_a_phone_that_asked_for_a_held_seat_may_choose_a_free_one(served: Any, s
     for seat in range(3):
         expect(asker.locator(f".pick button[data-seat='{seat}']")).to_be_enabled()
     asker.screenshot(path=str(SCREENS / "phone-asked-360.png"), full_page=True, scale="css")
-    asker.locator(".pick button[data-seat='1']").click()
+    code = asker.locator("#ask-code").inner_text()
+    host = small()
+    log_in(host, s)
+    host.locator(f".takeover[data-code='{code}'] button.deny").click()  # the host keeps the seat where it is
+    expect(asker.locator("#status.bad")).to_have_text(messages()["pick_denied"])
+    expect(asker.locator("#ask-code")).to_have_count(0)
+    asker.locator(".pick button[data-seat='0']").click()  # and may ask again
+    expect(asker.locator("#ask-code")).to_have_text(re.compile(r"^\d{4}$"))
+    expect(host.locator(".takeover")).to_have_count(1)
+    asker.locator(".pick button[data-seat='1']").click()  # or take a free seat: the ask leaves the host page
     expect(asker.locator("#who")).to_have_text("Player 2")
     expect(asker.locator("#status.good")).to_be_visible()
+    expect(host.locator(".takeover")).to_have_count(0)
 
 
 def test_a_team_name_the_tv_cannot_draw_is_refused_on_the_phone_in_one_line(served: Any, small: Any) -> None:
