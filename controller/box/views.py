@@ -92,7 +92,7 @@ def messages() -> dict[str, str]:
         "given_other": _("The host gave that seat to another phone: choose another."),
         "take_once": _("This phone has taken a seat already: reload the page to choose again."),
         "take_wait": _("Too many seats taken from this network address without joining: wait a minute."),
-        "ask_once": _("This phone asks for a seat already: wait for the host's answer."),
+        "ask_lapsed": _("The host did not answer in time: ask again, or choose another seat."),
         "asks_full": _("Too many phones ask for this seat now: try again in a minute."),
         "full": _("The box is full: try again in a minute."),
         "lockouts": _("Wrong PINs: {addresses} must wait before trying again (other addresses can log in)."),
@@ -126,6 +126,7 @@ def messages() -> dict[str, str]:
         "phase": _("Phase"),
         "over": _("Game over"),
         "sent": _("Sent"),
+        "locked_in": _("{title}: locked in"),
         "seat": _("Seat"),
         "decimal": format_number(0.5, 1)[1],  # the decimal sign the language writes
         "pause": _("Pause"),

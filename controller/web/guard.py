@@ -49,6 +49,8 @@ class Limits:
     picker_s: float = 120.0
     #: how long a phone handed a seat's token has to say hello with it (``seats.TAKE_HELLO_S``)
     take_s: float = 5.0
+    #: an ask for a held seat the host leaves unanswered this long is withdrawn (its phone may ask again)
+    ask_s: float = 120.0
     #: a connection that has not sent a whole request by then (silent, or a header dribbled byte by byte) is closed
     header_s: float = 10.0
 

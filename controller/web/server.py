@@ -205,10 +205,16 @@ def _plain_arg(value: Any, nested: bool = True) -> bool:
     return False
 
 
+def typed_text(kind: str, args: Mapping[str, Any], offered: frozenset[str]) -> str | None:
+    """The text typed into a move offered with ``TYPED`` in that one argument's place; None when the
+    move has no such text."""
+    return next((value for key, value in args.items() if isinstance(value, str) and value != TYPED
+                 and move_key(kind, {**args, key: TYPED}) in offered), None)
+
+
 def typed_in(kind: str, args: Mapping[str, Any], offered: frozenset[str]) -> bool:
     """A move with a typed text: offered with ``TYPED`` in that one argument's place."""
-    return any(move_key(kind, {**args, key: TYPED}) in offered
-               for key, value in args.items() if isinstance(value, str) and value != TYPED)
+    return typed_text(kind, args, offered) is not None
 
 
 def _only(data: Mapping[str, Any], *keys: str) -> None:
@@ -843,10 +849,7 @@ class CompanionServer(LoopThread):
             self._pickers.remove(ws)
         self._took.pop(ws, None)
         self._seats_sent.pop(ws, None)
-        for asks in self._asking.values():
-            for ask in [a for a in asks if a.ws is ws]:
-                asks.remove(ask)
-                self._push_seats()
+        self._withdraw(ws)
         if seat is not None:
             sockets = self._seat_sockets.get(seat, [])
             if ws in sockets:
@@ -872,6 +875,24 @@ class CompanionServer(LoopThread):
                 if ask.ws is ws:
                     return seat, ask
         return None
+
+    def _withdraw(self, ws: web.WebSocketResponse) -> None:
+        """``ws``'s ask for a seat, if any, leaves the host page (its phone went, or chose another seat)."""
+        for asks in self._asking.values():
+            for ask in [a for a in asks if a.ws is ws]:
+                asks.remove(ask)
+                self._push_seats()
+
+    def _ask_lapsed(self, seat: int, ask: Ask) -> None:
+        """An ask the host left unanswered for ``Limits.ask_s``: withdrawn, and its phone told so (its
+        picker is open again: it may ask again or choose another seat)."""
+        asks = self._asking.get(seat, [])
+        if not any(a is ask for a in asks):
+            return  # answered, withdrawn or gone meanwhile
+        asks[:] = [a for a in asks if a is not ask]
+        self._push_seats()
+        asyncio.ensure_future(self._send(ask.ws, json.dumps({"type": "denied", "seat": seat,
+                                                             "why": messages()["ask_lapsed"]})))
 
     def _lapses(self) -> None:
         """Takes whose phone never said hello: the seat is free again (``Seats`` gave it a new
@@ -914,11 +935,11 @@ class CompanionServer(LoopThread):
         if self._no_seats():
             raise Refused(messages()["no_private"])
         asking = self._ask_of(ws)
-        if asking is not None:  # asked already: the same code again, nothing new for the host
-            if asking[0] != seat:
-                raise Refused(messages()["ask_once"])
-            await ws.send_str(json.dumps({"type": "asked", "seat": seat, "code": asking[1].code}))
-            return True
+        if asking is not None:
+            if asking[0] == seat:  # asked already: the same code again, nothing new for the host
+                await ws.send_str(json.dumps({"type": "asked", "seat": seat, "code": asking[1].code}))
+                return True
+            self._withdraw(ws)  # the phone chose another seat: its ask leaves the host page (one ask a phone)
         if ws in self._took:
             raise Refused(messages()["take_once"])
         if self.seats.free(seat):
@@ -941,7 +962,9 @@ class CompanionServer(LoopThread):
         code = f"{random_codes.randbelow(10_000):04d}"
         while code in codes:
             code = f"{random_codes.randbelow(10_000):04d}"
-        asks.append(Ask(ws, code, address))
+        ask = Ask(ws, code, address)
+        asks.append(ask)
+        asyncio.get_running_loop().call_later(self.limits.ask_s, self._ask_lapsed, seat, ask)
         await ws.send_str(json.dumps({"type": "asked", "seat": seat, "code": code}))
         log.info("companion: a phone at %s asks to take over seat %d (code %s)", address, seat + 1, code)
         self._push_seats()
@@ -986,8 +1009,13 @@ class CompanionServer(LoopThread):
             raise Refused(_("that is your station's button: press it there"))
         snap = self.publisher.latest
         offered = snap.offered[seat] if seat < len(snap.offered) and self.publisher.live else frozenset()
-        if move_key(kind, args) not in offered and not typed_in(kind, args, offered):
-            raise Refused(_("not a move you can make now: nothing done"))
+        if move_key(kind, args) not in offered:
+            typed = typed_text(kind, args, offered)
+            if typed is None:
+                raise Refused(_("not a move you can make now: nothing done"))
+            refusal = name_refusal(typed)  # a team's name goes on the TV: the host page's and the menu's rule
+            if refusal is not None:
+                raise Refused(refusal)
         self._last_seq[seat] = seq
         self._secrets_changed()
         self.box.deliver_action(Action(kind, self.clock(), seat, args, WEB_PRECISION_US))

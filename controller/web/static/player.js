@@ -31,12 +31,25 @@
   let lastDrawn = "";  // the last seat message drawn, its version left out
   let seq = 0, refusedForGood = false, last = null, picking = false, over = false, askCode = null;
   let chosenCard = null;  // the hand card whose choices are open (a card with several moves)
+  let lastPick = null;  // the seat list the picker drew last (drawn again, its buttons live, after an answer)
+  // A tap on a choice (a panel's titled buttons): sent, then locked in once the box took it and no longer
+  // offers that choice. Kept for this tab (a reload shows it again) while the phase it was made in lasts.
+  let sentChoice = null;
+  const LOCKED = "buzzerbox-locked";
+  let locked = null;
+  try { locked = JSON.parse(sessionStorage.getItem(LOCKED) || "null"); } catch (e) { locked = null; }
+  function lock(choice) {
+    locked = choice;
+    if (choice) sessionStorage.setItem(LOCKED, JSON.stringify(choice)); else sessionStorage.removeItem(LOCKED);
+  }
   const typed = new Map();  // what the player has typed into a text field, kept while the page is drawn again
+  let sentText = null;  // the text field whose text was sent last: forgotten once the box took it
   let typingIn = null;  // the text field the player is typing in (focused again after a redraw)
   Box.status($("status"), Box.text("connecting"));
 
   // A panel's move as sent: held for the station's button when the switch is on.
-  function send(move, panel) {
+  function send(move, panel, choice) {
+    sentChoice = choice || null;
     const held = panel && panel.hold && $("hold-box").checked;
     const out = held ? { kind: panel.hold, args: { move: { kind: move.kind, args: move.args } } } : move;
     seq += 1;
@@ -54,10 +67,10 @@
   }
 
   // A panel button; one that cannot be taken back asks for a second tap within 4 s.
-  function panelButton(spec, cls, panel) {
+  function panelButton(spec, cls, panel, choice) {
     let armed = null;
     const b = button(spec.label, spec.detail, cls, () => {
-      if (!spec.confirm || armed) { clearTimeout(armed); send(spec.move, panel); return; }
+      if (!spec.confirm || armed) { clearTimeout(armed); send(spec.move, panel, choice); return; }
       b.classList.add("armed");
       b.firstChild.textContent = spec.confirm;
       armed = setTimeout(() => { armed = null; b.classList.remove("armed"); b.firstChild.textContent = spec.label; }, 4000);
@@ -128,7 +141,8 @@
       const b = button(w.button, "", "style-primary", () => {
         const value = input.value.trim();
         if (!value) return;
-        typed.delete(key);
+        typed.set(key, value);  // kept until the box takes it: a refused name stays there to be corrected
+        sentText = key;
         send({ kind: w.move.kind, args: { ...w.move.args, [w.arg]: value } }, panel);
       });
       box.appendChild(Box.el("div", { cls: "text-row" }, [input, b]));
@@ -141,7 +155,8 @@
       const box = Box.el("div", { cls: "w-buttons" });
       if (w.title) box.appendChild(Box.el("h3", { text: w.title }));
       const grid = Box.el("div", { cls: "grid" });
-      for (const b of w.buttons) grid.appendChild(panelButton(b, "style-" + b.style, panel));
+      const choice = (b) => (w.title ? { phase: last && last.phase, title: w.title, label: b.label } : null);
+      for (const b of w.buttons) grid.appendChild(panelButton(b, "style-" + b.style, panel, choice(b)));
       box.appendChild(grid);
       return box;
     },
@@ -171,11 +186,19 @@
     },
   };
 
-  function renderPanel(panel) {
+  function renderPanel(panel, m) {
     const node = $("private");
     Box.clear(node);
     $("hold").classList.toggle("hidden", !panel.hold);
     $("hold-label").textContent = panel.hold_label || "";
+    // a choice locked in shows while its phase lasts, until a later page offers the choice again (the next question)
+    const offered = locked && panel.widgets.some((w) => w.type === "buttons" && w.title === locked.title);
+    if (locked && (locked.seat !== seat || locked.phase !== m.phase || (offered && m.version > locked.version))) lock(null);
+    if (locked && !offered) {
+      node.appendChild(Box.el("div", { cls: "w-locked", role: "status" }, [
+        Box.el("div", { cls: "what", text: Box.text("locked_in").replace("{title}", locked.title) }),
+        Box.el("div", { cls: "choice", text: locked.label })]));
+    }
     for (const w of panel.widgets) {
       const make = draw[w.type];
       if (make) node.appendChild(make(w, panel));
@@ -204,7 +227,7 @@
     Box.clear($("moves"));
     $("moves-title").textContent = "";
     $("clip").textContent = m.clip ? Box.text("clip_" + m.clip) : "";  // the question's clip: "playing" or "paused"
-    if (m.panel) renderPanel(m.panel); else renderGeneric(m);
+    if (m.panel) renderPanel(m.panel, m); else renderGeneric(m);
     if (m.rejected) Box.status($("status"), Box.text("refused") + ": " + m.rejected, "bad");
   }
 
@@ -218,6 +241,7 @@
 
   // The seat picker: each seat, free ones taken at a tap, held ones asked of the host.
   function renderPicker(m) {
+    lastPick = m;
     forget();
     $("title").textContent = Box.text("pick_title");
     const node = $("private");
@@ -268,7 +292,8 @@
       else if (m.type === "asked") {  // the same code is beside this ask on the host page: the host gives the seat by it
         askCode = m.code;
         Box.status($("status"), Box.text("pick_asked").replace("{code}", m.code), "");
-        if (last === null && picking) showCode();
+        // the seats live again while the host decides: another tap moves the ask (or takes a free seat)
+        if (last === null && picking && lastPick) renderPicker(lastPick);
       }
       else if (m.type === "denied") {
         Box.status($("status"), m.why || Box.text("pick_denied"), "bad");
@@ -285,8 +310,24 @@
         over = true; forget(); $("title").textContent = Box.text("over");
         Box.status($("status"), ""); Box.ended($("private"), m);
       }
-      else if (m.type === "ok") Box.status($("status"), Box.text("sent"), "good");
-      else if (m.type === "refused") Box.status($("status"), Box.text("refused") + ": " + m.why, "bad");
+      else if (m.type === "ok") {
+        Box.status($("status"), Box.text("sent"), "good");
+        if (sentText !== null) typed.delete(sentText);
+        sentText = null;
+        if (sentChoice && last) {
+          lock({ ...sentChoice, seat, version: last.version });
+          const still = last.panel && last.panel.widgets.some((w) => w.type === "buttons" && w.title === sentChoice.title);
+          if (!still) render(last);  // the box's page came first: show what was locked in now
+        }
+        sentChoice = null;
+      }
+      else if (m.type === "refused") {
+        sentText = null; sentChoice = null;
+        // the page as it was, its buttons live again: the player may correct and send again
+        if (last !== null) render(last);
+        else if (picking && lastPick) renderPicker(lastPick);
+        Box.status($("status"), Box.text("refused") + ": " + m.why, "bad");
+      }
     },
     close(ev) {
       if (over) return false;  // the game is over and said so: nothing to reconnect to
