@@ -86,7 +86,8 @@ class ScenarioError(BuzzerBoxError, ValueError):
 def load(path: str | Path) -> dict[str, Any]:
     p = Path(path)
     try:
-        data = json.loads(read_limited(p, MAX_SCENARIO_BYTES, N_("scenario (.json)")).decode("utf-8"))
+        text = read_limited(p, MAX_SCENARIO_BYTES, N_("scenario (.json)")).decode("utf-8")
+        data = json.loads(text.removeprefix("\ufeff"))  # a byte-order mark (Windows' Notepad writes one) is no fault
     except FileRefused as exc:
         raise ScenarioError(str(exc)) from None
     except UnicodeDecodeError as exc:

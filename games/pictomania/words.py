@@ -118,7 +118,7 @@ def load_words_file(path: Path) -> dict[int, list[WordCard]]:
         raise WordListError(name, N_("byte {byte} is not UTF-8 text; save the word list as UTF-8 JSON"),
                             line=data.count(b"\n", 0, e.start) + 1, byte=e.start) from None
     try:
-        document = json.loads(text)
+        document = json.loads(text.removeprefix("\ufeff"))  # a byte-order mark (Windows' Notepad writes one) is no fault
     except json.JSONDecodeError as e:
         line, column, reason = json_fault(e)
         raise WordListError(name, reason, line=line, column=column) from None

@@ -57,3 +57,12 @@ def test_a_scenario_not_in_utf8_is_named_by_its_byte_without_python_s_words(
         set_language("en")
     assert status == 1 and err.strip() == f"buzzerbox scenario: {expected}", err
     assert "invalid" not in err and "continuation" not in err  # the codec's English reason
+
+
+def test_a_scenario_saved_with_a_byte_order_mark_reads_as_without(tmp_path: Path) -> None:
+    from controller.box.scenario import load
+
+    plain, marked = tmp_path / "plain.json", tmp_path / "marked.json"
+    plain.write_text('{"game": "quiz", "players": 2, "steps": []}\n', encoding="utf-8")
+    marked.write_bytes(b"\xef\xbb\xbf" + plain.read_bytes())  # as Windows' Notepad saves UTF-8
+    assert load(marked) == load(plain)

@@ -205,3 +205,12 @@ def test_the_words_follow_the_box_language_unless_chosen_and_the_settings_name_t
     replayed = spec.new_engine(spec.settings(3, 1, **{"language": "cs"}))
     assert czech.options.language == "cs"
     assert czech.public_view() == replayed.public_view()
+
+
+def test_a_list_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    """Windows' Notepad saves UTF-8 with a byte-order mark in front: the list is still the list."""
+    (tmp_path / "marked").mkdir()
+    plain = write_list(tmp_path, good_document())
+    marked = write_list(tmp_path / "marked", good_document())
+    marked.write_bytes(b"\xef\xbb\xbf" + marked.read_bytes())
+    assert load_words_file(marked) == load_words_file(plain)
