@@ -15,7 +15,7 @@ from games.i18n import N_, _, format_number, ngettext
 from games.quiz.strip import worded_strip
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
-from games.toolkit.results import draw_podium, on_stage, whole_on_podium
+from games.toolkit.results import draw_podium, lists_everyone, on_stage, whole_on_podium
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel, wrap_lines
 
@@ -492,7 +492,7 @@ class QuizScene(Scene):
         # everyone tied for a place on it too (places 1, 2, 3, 3: the fourth is listed beside the podium,
         # whose blocks are narrower then: the short unit of the table's heading)
         podium = [row for row in rows if row[0] <= 3]
-        table_w, heads, lines, name_lines = self._table_plan(
+        table_w, heads, lines, name_lines, halves = self._table_plan(
             area, lay, heads, lines, lambda w: whole_on_podium(area.width - w - 2 * lay.pad, lay, on_stage(podium), label))
         stage = pygame.Rect(area.left, area.top, area.width - table_w - 2 * lay.pad, area.height)
 
@@ -503,32 +503,45 @@ class QuizScene(Scene):
         def colour(members: list[int]) -> Color:  # a team stands on the podium in its own colour
             return team_colour(int(view["teams"][members[0]])).rgb if teams else self.color(view, members[0])
 
+        if not lists_everyone(stage, lay, podium, label):  # thirteen tied for second: the table places them all
+            podium = on_stage(podium)
         draw_podium(surface, stage, lay, podium, colour, label, amount)
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
-        self._reaction_table(surface, table, lay, view, heads, lines, name_lines)
+        per_half = -(-len(lines) // halves)  # sixteen players at 720 p: two tables side by side, everyone in one
+        half_w = (table.width - (halves - 1) * 2 * lay.pad) // halves
+        for k in range(halves):
+            self._reaction_table(surface, pygame.Rect(table.left + k * (half_w + 2 * lay.pad), table.top, half_w, table.height),
+                                 lay, view, heads, lines[k * per_half:(k + 1) * per_half], name_lines)
 
     def _table_plan(self, area: pygame.Rect, lay: Layout, heads: tuple[str, ...], lines: list[tuple[int, tuple[str, ...]]],
-                    podium_whole: Callable[[int], bool]) -> tuple[int, tuple[str, ...], list[tuple[int, tuple[str, ...]]], int]:
-        """(the table's width, its heading and lines, the lines a name takes):
-        every name whole, with as many columns as leave it room. The table takes
+                    podium_whole: Callable[[int], bool]) -> tuple[int, tuple[str, ...], list[tuple[int, tuple[str, ...]]], int, int]:
+        """(the table's width, its heading and lines, the lines a name takes, the tables side by side):
+        everyone's row, every name whole, with as many columns as leave it room. The table takes
         half the body, up to 62 % when its names and numbers need it and the
         podium's names stay whole beside it (``podium_whole(table width)``); a
         name goes on two lines when every row has the height for two, else the
         columns of ``TABLE_DROPS`` give way in turn (a name cut to "Maximilián…"
         names nobody; a median is the least missed). Eight 24-character names
-        keep the points and the fastest reaction at any 16:9 size."""
+        keep the points and the fastest reaction at any 16:9 size. More players
+        than rows stand in its height (sixteen) are in two tables side by side
+        (its rows were cut off at the bottom: six of sixteen players missing)."""
         half, most = area.width * 52 // 100, area.width * 62 // 100
-        two_high = lay.size(1.15) + len(lines) * (self._name_row_height(lay, 2) + lay.pad // 2) <= area.height
         kept = list(range(len(heads)))
+
+        def tables(name_lines: int) -> int:  # how many side by side hold every row
+            per = max(1, (area.height - lay.size(1.15) + lay.pad // 2) // (self._name_row_height(lay, name_lines) + lay.pad // 2))
+            return -(-len(lines) // per)
+
         for drop in (None, *TABLE_DROPS):
             if drop is not None:
                 kept.remove(drop)
             shown = tuple(heads[k] for k in kept), [(station, tuple(texts[k] for k in kept)) for station, texts in lines]
-            for name_lines in (1, 2) if two_high else (1,):
-                need = self._table_width(lay, *shown, name_lines)
+            for name_lines in (1, 2) if tables(2) == 1 else (1,):
+                halves = tables(name_lines)
+                need = halves * self._table_width(lay, *shown, name_lines) + (halves - 1) * 2 * lay.pad
                 if need <= half or need <= most and podium_whole(need):
-                    return max(half, need), *shown, name_lines
-        return most if podium_whole(most) else half, *shown, 1  # a name longer than a profile allows is cut
+                    return max(half, need), *shown, name_lines, halves
+        return most if podium_whole(most) else half, *shown, 1, tables(1)  # a name longer than a profile allows is cut
 
     @staticmethod
     def _name_row_height(lay: Layout, name_lines: int) -> int:
@@ -538,17 +551,17 @@ class QuizScene(Scene):
     def _reaction_lines(self, view: View, strip: Strip, standings: list[dict[str, object]],
                         reactions: dict[int, dict[str, object]]) -> tuple[tuple[str, ...], list[tuple[int, tuple[str, ...]]]]:
         """The table's heading and one line a player, in the order of the
-        standings: name, points, right answers, fastest and median reaction
-        from arming to press."""
+        standings: place and name ("4. Anna", ties sharing a place), points, right
+        answers, fastest and median reaction from arming to press."""
         heads = ("", _("pts"), _("right"), _("fastest"), _("median"))
         scores = list(view.get("scores", ()))
         correct = list(view.get("correct", ()))
-        order = [int(s) for row in standings for s in row["stations"]]  # type: ignore[attr-defined]
+        order = [(int(row["place"]), int(s)) for row in standings for s in row["stations"]]  # type: ignore[attr-defined,call-overload]
         lines: list[tuple[int, tuple[str, ...]]] = []
-        for station in order:
+        for place, station in order:
             rec = reactions.get(station, {})
             fastest, median = rec.get("fastest_us"), rec.get("median_us")
-            lines.append((station, (self.name(strip, station),
+            lines.append((station, (f"{place}. {self.name(strip, station)}",
                                     format_number(int(scores[station])) if station < len(scores) else "",
                                     format_number(int(correct[station])) if station < len(correct) else "",
                                     fmt_ms(int(fastest)) if isinstance(fastest, int) else "–",
@@ -601,8 +614,6 @@ class QuizScene(Scene):
         cells(table.top, head_h, heads, theme.MUTED)
         y = table.top + head_h
         for station, texts in lines:
-            if y + row_h > table.bottom:
-                break
             r = pygame.Rect(table.left, y, table.width, row_h)
             panel(surface, r, theme.PANEL)
             pygame.draw.rect(surface, self.color(view, station), pygame.Rect(r.left, r.top, stripe, r.height))

@@ -71,32 +71,18 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
                 amount: Callable[[int], str], detail: Callable[[list[int]], str | None] = lambda _m: None,
                 risen: float = 1.0) -> pygame.Rect | None:
     """The first three on a podium in their colours (the winner in the middle,
-    highest, under a crown), everyone after them in a list on the right.
+    highest, under a crown), everyone after them under or beside them (``_rest_plan``),
+    or, when no podium leaves them room, everyone in a table (``_draw_table``).
     ``rows``: (place, stations, score), best first; any game's end screen can use it.
     ``risen``: how far the blocks have risen (0-1, the celebration's start).
     Returns the winner's block."""
     winner: pygame.Rect | None = None
     top3 = on_stage(rows)
     rest = rows[len(top3):]
-    # everyone after the blocks in a row under them, centred, as many side by side as stand on one line
-    # (one player beside the blocks looked like a stray; the blocks keep the whole width for their names)
-    under = _under_plan(area, lay, rest, label) if rest else None
-    list_w, list_h, beside, columns = 0, 0, False, 1
-    if under is not None:
-        columns, list_w, row_h = under
-        list_h = -(-len(rest) // columns) * (row_h + lay.pad)
-    elif rest:
-        # too many for a row under the blocks: the list beside them; on a stage too narrow for that (beside
-        # the QR panel) under them, full width, in two columns when long, so everyone placed stays on the screen
-        list_w = _list_width(area, lay, top3, rest, label)
-        beside = whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
-            and all(_list_row_fits(row, list_w, lay, label) for row in rest)
-        columns = 1 if beside or len(rest) <= 2 else 2
-        if not beside:
-            list_w = (area.width - (columns - 1) * lay.pad) // columns
-            tallest = max(_list_row_height(row, list_w, lay, label) for row in rest)
-            list_h = -(-len(rest) // columns) * (tallest + lay.pad)
-    stage = pygame.Rect(area.left, area.top, area.width - (list_w + 2 * lay.pad if beside else 0), area.height - list_h)
+    plan = _rest_plan(area, lay, top3, rest, label)
+    if plan is None:  # long names of many players: no podium leaves room for everyone after it
+        return _draw_table(surface, area, lay, rows, color, label)
+    stage, placed = plan
     # second left, first centre, third right; more winners than three side by side
     slots = list(range(len(top3))) if len(top3) > 3 else [1, 0, 2] if len(top3) >= 2 else [0]
     slot_w = stage.width // max(3, len(top3)) if len(top3) >= 2 else stage.width // 2
@@ -135,26 +121,56 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
         if place == 1:
             winner = winner or block
             _crown(surface, pygame.Rect(col.centerx - name_h, name_r.top - name_h - lay.pad, 2 * name_h, name_h))
-    if under is not None:  # the rows under the blocks, centred, the places counting on from the podium's
-        across = min(columns, len(rest))
-        x0 = area.centerx - (across * list_w + (across - 1) * lay.pad) // 2
-        for k, row in enumerate(rest):
-            r = pygame.Rect(x0 + (k % columns) * (list_w + lay.pad), stage.bottom + lay.pad + (k // columns) * (row_h + lay.pad),
-                            list_w, row_h)
-            _list_row(surface, r, lay, row, color, label)
-        return winner
-    per_column = -(-len(rest) // columns)
-    for column in range(columns):
-        left = area.right - list_w if beside else area.left + column * (list_w + lay.pad)
-        y = area.top + area.height * 30 // 100 if beside else stage.bottom + lay.pad
-        for row in rest[column * per_column:(column + 1) * per_column]:
-            r = pygame.Rect(left, y, list_w, _list_row_height(row, list_w, lay, label))
-            if r.bottom > area.bottom:
-                break
-            _list_row(surface, r, lay, row, color, label)
-            y += r.height + lay.pad
+    for r, row in zip(placed, rest, strict=True):
+        _list_row(surface, r, lay, row, color, label)
     return winner
 
+
+
+def lists_everyone(area: pygame.Rect, lay: Layout, rows: list[tuple[int, list[int], int]],
+                   label: Callable[[list[int]], str]) -> bool:
+    """Whether ``draw_podium`` in ``area`` puts everyone in ``rows`` on the blocks or in the rows after them
+    (else it draws them all in a table, without the blocks)."""
+    top3 = on_stage(rows)
+    return _rest_plan(area, lay, top3, rows[len(top3):], label) is not None
+
+def _rest_plan(area: pygame.Rect, lay: Layout, top3: list[tuple[int, list[int], int]], rest: list[tuple[int, list[int], int]],
+               label: Callable[[list[int]], str]) -> tuple[pygame.Rect, list[pygame.Rect]] | None:
+    """(the stage of the blocks, a rect for each row after them): in a row under the blocks, centred, as many
+    side by side as stand on one line (one player beside the blocks looked like a stray; the blocks keep the
+    whole width for their names); too many for that, the list beside them (``_list_plan``); too many for that
+    (sixteen players: it left six of thirteen out), in columns beside them down to the blocks' feet (``_side_plan``).
+    None when none of these holds everyone."""
+    if not rest:
+        return area, []
+    if (under := _under_plan(area, lay, rest, label)) is not None:
+        columns, row_w, row_h = under
+        stage = pygame.Rect(area.left, area.top, area.width, area.height - -(-len(rest) // columns) * (row_h + lay.pad))
+        across = min(columns, len(rest))
+        x0 = area.centerx - (across * row_w + (across - 1) * lay.pad) // 2
+        return stage, [pygame.Rect(x0 + (k % columns) * (row_w + lay.pad), stage.bottom + lay.pad + (k // columns) * (row_h + lay.pad),
+                                   row_w, row_h) for k in range(len(rest))]
+    if (listed := _list_plan(area, lay, top3, rest, label)) is not None:
+        list_w, columns, beside, list_h = listed
+        stage = pygame.Rect(area.left, area.top, area.width - (list_w + 2 * lay.pad if beside else 0), area.height - list_h)
+        per_column = -(-len(rest) // columns)
+        placed = []
+        for column in range(columns):
+            left = area.right - list_w if beside else area.left + column * (list_w + lay.pad)
+            y = area.top + area.height * 30 // 100 if beside else stage.bottom + lay.pad
+            for row in rest[column * per_column:(column + 1) * per_column]:
+                placed.append(pygame.Rect(left, y, list_w, _list_row_height(row, list_w, lay, label)))
+                y = placed[-1].bottom + lay.pad
+        return stage, placed
+    if (side := _side_plan(area, lay, top3, rest, label)) is not None:
+        columns, row_w, row_h, gap = side
+        width = columns * row_w + (columns - 1) * lay.pad
+        per_column = -(-len(rest) // columns)
+        top = area.bottom - per_column * (row_h + gap) + gap
+        return pygame.Rect(area.left, area.top, area.width - width - 2 * lay.pad, area.height), [
+            pygame.Rect(area.right - width + k // per_column * (row_w + lay.pad), top + k % per_column * (row_h + gap), row_w, row_h)
+            for k in range(len(rest))]
+    return None
 
 def on_stage(rows: list[tuple[int, list[int], int]]) -> list[tuple[int, list[int], int]]:
     """The rows standing on the podium's blocks: the first three, and everyone
@@ -216,6 +232,61 @@ def _under_plan(area: pygame.Rect, lay: Layout, rest: list[tuple[int, list[int],
     if -(-len(rest) // columns) * (row_h + lay.pad) > area.height * 45 // 100:
         return None
     return columns, row_w, row_h
+
+
+def _list_plan(area: pygame.Rect, lay: Layout, top3: list[tuple[int, list[int], int]],
+               rest: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> tuple[int, int, bool, int] | None:
+    """(its width, columns, whether beside the blocks, its height under them) of the list beside the blocks
+    (from 30 % of the height down), or on a stage too narrow for that (beside the QR panel) under them, full
+    width, in two columns when long; None when it would not hold everyone (nor leave the blocks 40 % of the height)."""
+    list_w = _list_width(area, lay, top3, rest, label)
+    if whole_on_podium(area.width - list_w - 2 * lay.pad, lay, top3, label) \
+            and all(_list_row_fits(row, list_w, lay, label) for row in rest):
+        tall = sum(_list_row_height(row, list_w, lay, label) + lay.pad for row in rest) - lay.pad
+        return (list_w, 1, True, 0) if tall <= area.height - area.height * 30 // 100 else None
+    columns = 1 if len(rest) <= 2 else 2
+    list_w = (area.width - (columns - 1) * lay.pad) // columns
+    tallest = max(_list_row_height(row, list_w, lay, label) for row in rest)
+    list_h = -(-len(rest) // columns) * (tallest + lay.pad)
+    return (list_w, columns, False, list_h) if list_h <= area.height * 60 // 100 else None
+
+
+def _side_plan(area: pygame.Rect, lay: Layout, top3: list[tuple[int, list[int], int]],
+               rest: list[tuple[int, list[int], int]], label: Callable[[list[int]], str]) -> tuple[int, int, int, int] | None:
+    """(columns, a row's width, its height, the gap between rows) of the rows in columns beside the blocks,
+    each on one line in the smallest type, as few columns as hold them all (the gaps narrower before a column
+    more); None when the names on the blocks would not stay whole beside them (on 40 % of the width at least)."""
+    row_w = max(_one_line_width(row, lay, label) for row in rest) + 2 * lay.pad
+    row_h = max(_list_row_height(row, row_w, lay, label) for row in rest)
+    for columns in range(1, len(rest) + 1):
+        per_column = -(-len(rest) // columns)
+        gap = next((g for g in (lay.pad, lay.pad // 2, 2) if per_column * (row_h + g) - g <= area.height), None)
+        if gap is None:
+            continue
+        stage_w = area.width - columns * row_w - (columns - 1) * lay.pad - 2 * lay.pad
+        if stage_w < area.width * 40 // 100 or not whole_on_podium(stage_w, lay, top3, label):
+            return None
+        return columns, row_w, row_h, gap
+    return None
+
+
+def _draw_table(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: list[tuple[int, list[int], int]],
+                color: Callable[[list[int]], theme.Color], label: Callable[[list[int]], str]) -> pygame.Rect:
+    """Everyone in rows ("1. Anna  5"), the best first, down the columns: as few columns as hold every name on
+    two lines at most (on four, a name longer than its row allows is cut rather than a player left out).
+    Returns the winner's row."""
+    for columns in range(2, 5):
+        row_w = (area.width - (columns - 1) * lay.pad) // columns
+        per_column = -(-len(rows) // columns)
+        row_h = max(_list_row_height(row, row_w, lay, label) for row in rows)
+        if per_column * (row_h + lay.pad) - lay.pad <= area.height and all(_list_row_fits(row, row_w, lay, label) for row in rows):
+            break
+    row_h = min(row_h, (area.height + lay.pad) // per_column - lay.pad)
+    placed = [pygame.Rect(area.left + k // per_column * (row_w + lay.pad), area.top + k % per_column * (row_h + lay.pad),
+                          row_w, row_h) for k in range(len(rows))]
+    for r, row in zip(placed, rows, strict=True):
+        _list_row(surface, r, lay, row, color, label)
+    return placed[0]
 
 
 def name_width(slot_w: int, lay: Layout) -> int:

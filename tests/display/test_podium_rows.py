@@ -19,12 +19,16 @@ from games.toolkit import theme
 from games.toolkit.results import ResultsScene
 from games.toolkit.results_words import ranking
 from games.toolkit.scene import freeze, player_name
+from tests.fits import LONG_NAMES, measured, unfit_texts
 from tests.phases import phase_frames
 
 SIZES = [(1920, 1080), (1280, 720)]
 LANGUAGES = ["en", "cs", "pl"]
 #: final scores with ties and zeros: two players, one left after the blocks, five after them
 SCORES = {2: [3, 0], 4: [2, 1, 0, 0], 8: [5, 3, 3, 2, 0, 0, 0, 1]}
+#: a classroom, a quiz night: ties on the podium and after it
+MANY = {9: [5, 3, 3, 2, 0, 0, 0, 1, 4], 12: [5, 3, 3, 2, 0, 0, 0, 1, 4, 4, 0, 1],
+        16: [5, 3, 3, 2, 0, 0, 0, 1, 4, 4, 0, 1, 2, 0, 0, 3]}
 #: a listed row: "3. Player 4"
 LISTED = re.compile(r"^(\d+)\. (.+)$")
 
@@ -73,7 +77,10 @@ def podium_parts(records: Drawn, size: tuple[int, int], players: int) -> tuple[D
     """(the other texts, the rows listed after the blocks ("3. Player 4")) of the
     body left of the quiz's table (its heading "pts" and the rows under it)."""
     body = theme.Layout(*size, players).body
-    table_left = min((ink.left for asked, _s, ink, _r, on in records if on.size == size and asked == _("pts")),
+    heads = [r for asked, _s, _ink, r, on in records if on.size == size and asked == _("pts")]
+    # the table's left: its heading's "pts", or the (empty) heading of its names ("4. Player 2") on that line
+    table_left = min([r.left for r in heads] + [r.left for asked, _s, _ink, r, on in records if on.size == size
+                                                and asked == "" and any(abs(r.centery - h.centery) <= 2 for h in heads)],
                      default=size[0])
     mine = [d for d in records if d[4].size == size and body.contains(d[3]) and d[2].right <= table_left and d[2].width]
     listed = [d for d in mine if LISTED.match(d[0])]
@@ -100,7 +107,8 @@ CASES = [(kind, players) for kind in ("results", "quiz") for players in SCORES]
 
 def frame_for(kind: str, players: int, language: str) -> tuple[Callable[[pygame.Surface], None], dict[str, Any]]:
     set_language(language)
-    return results_frame(SCORES[players]) if kind == "results" else quiz_frame(SCORES[players], language)
+    scores = {**SCORES, **MANY}[players]
+    return results_frame(scores) if kind == "results" else quiz_frame(scores, language)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -145,3 +153,61 @@ def test_everyone_after_the_blocks_is_listed_under_them_with_their_place(
     lowest = max(ink.bottom for _a, _s, ink, _r, _on in on_podium)  # the blocks' texts and the names over them
     for asked, _shown, ink, _r, _on in listed:
         assert ink.top > lowest, f"{asked!r} beside the blocks ({ink}), not under them (their texts end at {lowest})"
+
+
+MANY_CASES = [(kind, players) for kind in ("results", "quiz") for players in MANY]
+
+
+def placed(texts: list[tuple[str, pygame.Rect]], place: int, name: str) -> bool:
+    """Whether ``name`` is drawn whole with its place: "4. Anna" on one line (the
+    list, the table), or over a block whose number is the place (``texts``: each
+    text drawn whole and the rect it was given)."""
+    if f"{place}. {name}" in (shown for shown, _ink in texts):
+        return True
+    return any(shown == name and any(number == str(place) and abs(box.centerx - at.centerx) <= 2 and at.top > box.bottom
+                                     for number, at in texts) for shown, box in texts)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[1]}p")
+@pytest.mark.parametrize(("kind", "players"), MANY_CASES, ids=[f"{k}-{p}" for k, p in MANY_CASES])
+def test_with_many_players_everyone_is_on_the_final_results_with_their_place(
+        kind: str, players: int, size: tuple[int, int], language: str) -> None:
+    """Sixteen players: the list beside the blocks left out the rows below the
+    screen (six of thirteen shown), the quiz's table its last six. Every player's
+    name whole with their place (ties share it), inside the screen, at least the
+    smallest type, clear of every other text (the strip's cells left out: they
+    name everyone whatever the body shows)."""
+    draw, view = frame_for(kind, players, language)
+    records, smallest = measured(draw, size, players)
+    assert not unfit_texts(records, smallest, size), f"{kind} {language} {size}"
+    texts = [(shown, r) for asked, shown, _ink, r, _on in records if shown == asked]
+    missing = [(place, player_name(s)) for place, members, _score in ranking(view) for s in members
+               if not placed(texts, place, player_name(s))]
+    assert not missing, f"{kind} {language} {size}: not shown with their place: {missing}; drawn {[t for t, _i in texts]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[1]}p")
+def test_sixteen_long_names_leave_nobody_out(size: tuple[int, int], language: str) -> None:
+    """Half of sixteen players with the longest names a profile allows: no
+    podium leaves room for the rows after it, so everyone is in one table,
+    "4. Bartłomiej Szczęsny-Woźń" whole with their place, clear of the rest."""
+    set_language(language)
+    scores = MANY[16]
+    strip = [{"status": "idle", "name": LONG_NAMES[k % len(LONG_NAMES)] if k % 2 else player_name(k)} for k in range(16)]
+    view = freeze({"phase": "over", "finished": True, "scores": scores})
+
+    def draw(surface: pygame.Surface) -> None:
+        scene = ResultsScene(game_title="Reaction duel")
+        scene.draw(pygame.Surface(surface.get_size()), view, strip, 0)
+        if theme.DRAWN is not None:
+            theme.DRAWN.clear()
+        scene.draw(surface, view, strip, 10_000_000)
+
+    records, smallest = measured(draw, size, 16)
+    assert not unfit_texts(records, smallest, size), f"{language} {size}"
+    texts = [(shown, r) for asked, shown, _ink, r, _on in records if shown == asked]
+    missing = [(place, strip[s]["name"]) for place, members, _score in ranking(view) for s in members
+               if not placed(texts, place, str(strip[s]["name"]))]
+    assert not missing, f"{language} {size}: not shown with their place: {missing}"
