@@ -638,13 +638,14 @@ class QuizScene(Scene):
 
     def _turn_caption(self, view: View, strip: Strip, station: int) -> str:
         """How the one answering got the turn: the margin it won by, or the host's draw (or pick)
-        among the players tied with it (a tie is won by no time: never "0.000 ms ahead")."""
+        from a tie (a tie is won by no time: never "0.000 ms ahead")."""
+        # the players tied with it are listed on the queue panel beside it: the caption names none of them
+        # (with two or three long names it was cut on one line)
         tied = [s for s, place in zip(view.get("queue", ()), view.get("places", ()), strict=False) if place == 2]
-        names = ", ".join(self.name(strip, int(s)) for s in tied)
-        if names and view.get("tie_pick") == "drawn":
-            return _("answers · drawn by lot from a tie with {names}").format(names=names)
-        if names and view.get("tie_pick") == "chosen":
-            return _("answers · the host's pick from a tie with {names}").format(names=names)
+        if tied and view.get("tie_pick") == "drawn":
+            return _("answers · drawn by lot from a tie")
+        if tied and view.get("tie_pick") == "chosen":
+            return _("answers · the host's pick from a tie")
         lead = lead_us(view, station)
         return _("answers") if lead is None else _("answers · {margin} ahead of {name}").format(
             margin=format_ms3(lead[1]), name=self.name(strip, lead[0]))
