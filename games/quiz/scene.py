@@ -24,6 +24,8 @@ NOT_ARMED: Color = (70, 76, 92)
 
 #: a press stamped this coarsely (a phone's, on arrival) shows its precision beside its time
 COARSE_STAMP_US = 10_000
+#: the lines the last answer's band on the final results may take (an answer of MAX_ANSWER_CHARS, whole)
+ANSWER_LINES = 3
 
 RESULT_TEXT = {
     "correct": N_("correct!"),
@@ -128,10 +130,14 @@ class QuizScene(Scene):
         if view.get("board"):
             answer = view.get("answer")
             if view.get("finished") and answer is not None:  # the last question's answer, shown on the final results
-                band = pygame.Rect(area.left, area.top, area.width, lay.size(1.4))
+                # as tall as its text: a long answer (MAX_ANSWER_CHARS) on up to three lines, whole
+                said = _("Answer to question {n}: {answer}").format(n=view.get("question"), answer=answer)
+                fitted, lines = theme.fit_lines(said, lay.size(1.2), area.width - 2 * lay.pad, lay.min_text, ANSWER_LINES)
+                high = max(lay.size(1.4), theme.line_height(fitted) * len(lines) + lay.pad)
+                band = pygame.Rect(area.left, area.top, area.width, high)
                 panel(surface, band, theme.GOOD)
-                theme.draw_fitted(surface, _("Answer to question {n}: {answer}").format(n=view.get("question"), answer=answer),
-                                  lay.size(1.2), theme.DARK_TEXT, band.inflate(-2 * lay.pad, 0), lay.min_text)
+                theme.draw_fitted(surface, said, lay.size(1.2), theme.DARK_TEXT, band.inflate(-2 * lay.pad, 0),
+                                  lay.min_text, ANSWER_LINES)
                 area = pygame.Rect(area.left, band.bottom + lay.pad, area.width, area.bottom - band.bottom - lay.pad)
             self._leaderboard(surface, area, lay, view, strip)
             return
