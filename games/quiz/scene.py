@@ -133,7 +133,7 @@ class QuizScene(Scene):
                 # as tall as its text: a long answer (MAX_ANSWER_CHARS) on up to three lines, whole
                 said = _("Answer to question {n}: {answer}").format(n=view.get("question"), answer=answer)
                 fitted, lines = theme.fit_lines(said, lay.size(1.2), area.width - 2 * lay.pad, lay.min_text, ANSWER_LINES)
-                high = max(lay.size(1.4), theme.line_height(fitted) * len(lines) + lay.pad)
+                high = lay.size(1.4) if len(lines) == 1 else theme.line_height(fitted) * len(lines) + lay.pad
                 band = pygame.Rect(area.left, area.top, area.width, high)
                 panel(surface, band, theme.GOOD)
                 theme.draw_fitted(surface, said, lay.size(1.2), theme.DARK_TEXT, band.inflate(-2 * lay.pad, 0),
