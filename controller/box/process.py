@@ -134,6 +134,10 @@ class DecidingGame:
         self.results_s = results_s
         #: when the game was last found finished (``results_shown``)
         self._finished_at: int | None = None
+        #: the stamp of the newest host key on the final results held for the horizon (a source of stated
+        #: delay), and of the newest step forward among them, until delivered (``host_key``)
+        self._held_key_us: int | None = None
+        self._held_forward_us: int | None = None
         self.screen_args = list(screen_args)
         self.viewers: list[Viewer] = []
         self.version = 0
@@ -224,6 +228,9 @@ class DecidingGame:
         of then: ``attach``): the phones' pages only note the events."""
         if self.bots is not None and (events or stirred):
             self.bots.observe(events, t_us)
+        if events and self._held_key_us is not None:
+            with self.box.lock:  # a key held on the final results, delivered: did the game take it?
+                self._results_key_done(events)
         viewers = self.live_viewers()
         if not viewers:
             self._unwatched(events, t_us)
@@ -500,14 +507,31 @@ class DecidingGame:
         box = self.box
         if not box.engine.finished:
             return box.host_button(name, t_us)
-        if name in LEAVE_RESULTS and box.host_kind(name) not in box.engine.legal_actions(None):
+        # a step forward held for the horizon (a source of stated delay) is done already: the next
+        # leaves (a clicker's double press), rather than resolve to the same reveal and be refused
+        ahead = self._held_forward_us
+        held = ahead is not None and (first := box.next_held_us()) is not None and first <= ahead
+        if name in LEAVE_RESULTS and (held or box.host_kind(name) not in box.engine.legal_actions(None)):
             self.stop_reason = p.EndReason.FINISHED
             self.wake.set()
             return []
         events = box.host_button(name, t_us)
-        if not any(e.kind == EventKind.REJECTED for e in events):
-            self._finished_at = None  # timed from now (``results_shown``): the answer is read, not flashed
+        if not events:  # held for the horizon: what it did is known once it is delivered (``publish``)
+            self._held_key_us = t_us
+            self._held_forward_us = t_us if name in LEAVE_RESULTS else self._held_forward_us
+        self._results_key_done(events)
         return events
+
+    def _results_key_done(self, events: list[GameEvent]) -> None:
+        """A key on the final results that the game took (the reveal, an undo, not refused) shows them
+        ``results_s`` anew (``results_shown``): the answer is read, not flashed (hold ``box.lock``)."""
+        if any(e.kind != EventKind.REJECTED for e in events):
+            self._finished_at = None
+        first = self.box.next_held_us()
+        if self._held_key_us is not None and (first is None or first > self._held_key_us):
+            self._held_key_us = None  # every key held so far is delivered
+        if self._held_forward_us is not None and (first is None or first > self._held_forward_us):
+            self._held_forward_us = None
 
     # -- the screen ---------------------------------------------------------------------
     def start_screen(self) -> Viewer:

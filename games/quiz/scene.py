@@ -24,6 +24,8 @@ NOT_ARMED: Color = (70, 76, 92)
 
 #: a press stamped this coarsely (a phone's, on arrival) shows its precision beside its time
 COARSE_STAMP_US = 10_000
+#: the lines the last answer's band on the final results may take (an answer of MAX_ANSWER_CHARS, whole)
+ANSWER_LINES = 3
 
 RESULT_TEXT = {
     "correct": N_("correct!"),
@@ -128,10 +130,14 @@ class QuizScene(Scene):
         if view.get("board"):
             answer = view.get("answer")
             if view.get("finished") and answer is not None:  # the last question's answer, shown on the final results
-                band = pygame.Rect(area.left, area.top, area.width, lay.size(1.4))
+                # as tall as its text: a long answer (MAX_ANSWER_CHARS) on up to three lines, whole
+                said = _("Answer to question {n}: {answer}").format(n=view.get("question"), answer=answer)
+                fitted, lines = theme.fit_lines(said, lay.size(1.2), area.width - 2 * lay.pad, lay.min_text, ANSWER_LINES)
+                high = lay.size(1.4) if len(lines) == 1 else theme.line_height(fitted) * len(lines) + lay.pad
+                band = pygame.Rect(area.left, area.top, area.width, high)
                 panel(surface, band, theme.GOOD)
-                theme.draw_fitted(surface, _("Answer to question {n}: {answer}").format(n=view.get("question"), answer=answer),
-                                  lay.size(1.2), theme.DARK_TEXT, band.inflate(-2 * lay.pad, 0), lay.min_text)
+                theme.draw_fitted(surface, said, lay.size(1.2), theme.DARK_TEXT, band.inflate(-2 * lay.pad, 0),
+                                  lay.min_text, ANSWER_LINES)
                 area = pygame.Rect(area.left, band.bottom + lay.pad, area.width, area.bottom - band.bottom - lay.pad)
             self._leaderboard(surface, area, lay, view, strip)
             return
@@ -649,13 +655,14 @@ class QuizScene(Scene):
 
     def _turn_caption(self, view: View, strip: Strip, station: int) -> str:
         """How the one answering got the turn: the margin it won by, or the host's draw (or pick)
-        among the players tied with it (a tie is won by no time: never "0.000 ms ahead")."""
+        from a tie (a tie is won by no time: never "0.000 ms ahead")."""
+        # the players tied with it are listed on the queue panel beside it: the caption names none of them
+        # (with two or three long names it was cut on one line)
         tied = [s for s, place in zip(view.get("queue", ()), view.get("places", ()), strict=False) if place == 2]
-        names = ", ".join(self.name(strip, int(s)) for s in tied)
-        if names and view.get("tie_pick") == "drawn":
-            return _("answers · drawn by lot from a tie with {names}").format(names=names)
-        if names and view.get("tie_pick") == "chosen":
-            return _("answers · the host's pick from a tie with {names}").format(names=names)
+        if tied and view.get("tie_pick") == "drawn":
+            return _("answers · drawn by lot from a tie")
+        if tied and view.get("tie_pick") == "chosen":
+            return _("answers · the host's pick from a tie")
         lead = lead_us(view, station)
         return _("answers") if lead is None else _("answers · {margin} ahead of {name}").format(
             margin=format_ms3(lead[1]), name=self.name(strip, lead[0]))

@@ -26,6 +26,7 @@ from controller.screen.viewer import _Watching
 from games import registry
 from games.i18n import _, set_language
 from games.quiz import PACKS_DIR
+from games.quiz.packs import MAX_ANSWER_CHARS
 from games.scenes import scene_for
 from tests.display.kiosk import Frame, Kiosk, Script, Steps, key, menu_args, sent_to_decider
 from tests.display.test_game_end_confirm import (
@@ -43,7 +44,7 @@ from tests.display.test_menu_evening_night import (
     until,
 )
 from tests.display.test_menu_refusal import said
-from tests.fits import measured, unfit
+from tests.fits import LONG_NAMES, measured, unfit
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
@@ -207,3 +208,48 @@ def test_the_last_answer_on_the_final_results_is_drawn_whole_over_the_podium(
     drawn, _smallest = measured(lambda surface: draw_box(presenter, box, 2_200_000, surface), size, 16)
     assert any(asked == wanted for asked, *_rest in drawn), [d[0] for d in drawn]
     assert not unfit(lambda surface: draw_box(presenter, box, 2_200_000, surface), size, 16)
+
+
+#: an answer as long as a pack allows (MAX_ANSWER_CHARS), wide letters and accents
+LONGEST_ANSWER = {
+    "en": "Wolfgang Amadeus Mozart's Requiem in D minor, K. 626, completed by Franz Xaver Süssmayr in 1792 (WW)",
+    "cs": "Přemysl Otakar II., král železný a zlatý, padl v bitvě na Moravském poli u Suchých Krut 26. 08. 1278",
+    "pl": "Władysław Jagiełło, zwycięzca spod Grunwaldu w 1410 roku, założyciel dynastii Jagiellonów w Polsce W",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_an_answer_as_long_as_a_pack_allows_is_drawn_whole_on_the_final_results(
+        language: str, size: tuple[int, int]) -> None:
+    """The last answer's band is as tall as its lines: an answer of MAX_ANSWER_CHARS is drawn whole
+    (it was one line high, the answer cut with an ellipsis), and the podium's (longest) names stay below it."""
+    set_language(language)
+    assert len(LONGEST_ANSWER[language]) == MAX_ANSWER_CHARS
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(4, 1, pack=str(PACKS_DIR / f"{language}-general.csv"), questions=1),
+              station_names=LONG_NAMES[:4])
+    box.host_button("arm", 1_000_000)
+    box.apply_press(Press(3, "bell", 1_500_000))
+    box.step(1_600_000)
+    box.host("correct", 2_000_000)
+    assert box.engine.finished
+    box.engine.pack[0]["answer"] = LONGEST_ANSWER[language]
+    box.host_button("next", 2_100_000)  # the host's n: the answer
+    assert box.engine.public_view()["answer"] == LONGEST_ANSWER[language]
+    presenter = Presenter(Screen.open(headless=True), scene_for("quiz", None))
+    wanted = _("Answer to question {n}: {answer}").format(n=1, answer=LONGEST_ANSWER[language])
+    drawn, _smallest = measured(lambda surface: draw_box(presenter, box, 2_200_000, surface), size, 4)
+    start = next(k for k, d in enumerate(drawn) if wanted.startswith(d[0]) and d[0])
+    band = drawn[start:start + 1]
+    while " ".join(d[0] for d in band) != wanted and start + len(band) < len(drawn) \
+            and wanted.startswith(" ".join(d[0] for d in drawn[start:start + len(band) + 1])):
+        band = drawn[start:start + len(band) + 1]  # the band's lines, drawn one after another
+    assert " ".join(asked for asked, *_rest in band) == wanted, [d[0] for d in band]
+    assert all(asked == shown for asked, shown, *_rest in band), [d[:2] for d in band]  # whole, no ellipsis
+    top, bottom = min(d[2].top for d in band), max(d[2].bottom for d in band)
+    below = [d for d in drawn if d not in band and d[2].top >= top]
+    assert below and all(d[2].top >= bottom for d in below), [(d[0], d[2]) for d in below if d[2].top < bottom]
+    # the podium's and the table's names (on one line or two), under the band
+    assert all(any(name.split()[0] in d[0] for d in below) for name in LONG_NAMES[:4]), [d[0] for d in below]
+    assert not unfit(lambda surface: draw_box(presenter, box, 2_200_000, surface), size, 4)

@@ -126,3 +126,49 @@ def test_three_tied_share_second_place_behind_the_drawn_one() -> None:
     assert sorted(view["queue"][:2]) == sorted({0, 1, 2} - {view["answering"]}) and view["places"] == [2, 2, 4]
     box.host("wrong", 3_000_000)  # the two left still tie: drawn again
     assert box.engine.public_view()["phase"] == "tie"
+
+
+def delayed(box: Box) -> DecidingGame:
+    """``box``'s deciding game with a source of stated delay: a host key waits for the horizon."""
+    box.follow_source("board", watermarks=False)
+    box.latency_guard_us = 5_000
+    return DecidingGame(box, None, None, until_us=None, results_s=10, screen_args=[])
+
+
+def decided(game: DecidingGame, t_us: int) -> list[str]:
+    """One step of the deciding thread at ``t_us``: the box's step, then its events handed on (``publish``)."""
+    events = game.box.step(t_us)
+    game.publish(events, t_us)
+    return [str(e.kind) for e in events]
+
+
+def test_a_held_key_the_game_refuses_on_the_final_results_does_not_time_them_anew() -> None:
+    game = delayed(finished_quiz())
+    t = 20_000_000
+    assert not game.results_shown(True, t)
+    assert game.host_key("wrong", t + 9_000_000) == []  # held for the horizon
+    assert not game.results_shown(True, t + 9_050_000)  # (the process looks every 0.1 s)
+    assert decided(game, t + 9_100_000) == [EventKind.REJECTED]  # ... and refused
+    assert not game.results_shown(True, t + 9_150_000)
+    assert game.results_shown(True, t + 10_000_001)  # 10 s from the end still, not from the key
+
+
+def test_a_held_reveal_on_the_final_results_times_them_anew_once_delivered() -> None:
+    game = delayed(finished_quiz())
+    t = 20_000_000
+    assert not game.results_shown(True, t)
+    assert game.host_key("next", t + 9_000_000) == []  # held for the horizon
+    assert not game.results_shown(True, t + 9_050_000)
+    assert decided(game, t + 9_100_000) == ["reveal"]
+    assert not game.results_shown(True, t + 9_100_000)
+    assert not game.results_shown(True, t + 19_100_000)  # the answer is read: 10 s from its reveal
+    assert game.results_shown(True, t + 19_100_001)
+
+
+def test_a_quick_double_next_on_the_final_results_reveals_then_leaves() -> None:
+    """A clicker's double press: the first reveals the answer (held for the horizon), the second
+    closes the results as Enter does, never "That key does nothing right now"."""
+    game = delayed(finished_quiz())
+    assert game.host_key("next", 30_000_000) == [] and game.stop_reason is None
+    assert game.host_key("next", 30_001_000) == [] and game.stop_reason == p.EndReason.FINISHED
+    assert [str(e.kind) for e in game.box.close_out(30_002_000)] == ["reveal"]  # the first still delivered
