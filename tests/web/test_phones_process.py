@@ -99,7 +99,9 @@ def test_a_pack_uploaded_from_the_host_page_in_play_web_is_saved_in_the_packs_fo
         host.set_input_files("#pack-file", str(files / "night.csv"))
         host.click("#pack-send")
         expect(host.locator("#pack-lines li")).to_have_text([saved_line("night.csv")])
-        expect(host.locator("#status")).to_have_text(_("Pack saved: choose it in the menu's pack row."))
+        # play mode has no menu now: the pack waits for the next evening's menu, and the page says so
+        expect(host.locator("#status")).to_have_text(
+            _("Pack saved: the menu's pack row offers it the next time the box runs its menu."))
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(DEADLINE_S) == 0, "\n".join(err.lines)
     assert (data / "buzzerbox" / "packs" / "night.csv").read_text(encoding="utf-8") == GOOD
