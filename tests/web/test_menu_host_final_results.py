@@ -138,3 +138,27 @@ def test_between_the_menu_s_games_the_host_page_s_rows_carry_nothing_of_the_clos
     seen: dict[str, Any] = {}
     in_the_menu(rows_between(seen, small_phone(), capsys, language), language, tmp_path, monkeypatch)
     assert seen.get("back"), seen
+
+
+def test_the_host_page_s_way_back_from_the_final_results_is_named_for_where_it_goes() -> None:
+    """A quiz of one question judged: its final results offer Undo and the last answer (the host's next);
+    once the answer is out, next is the way back: the menu's in an evening, ``play``'s close otherwise."""
+    from controller.box.press import Press
+    from controller.box.runtime import Box
+    from controller.box.views import LEAVE, host_buttons
+    from games import registry
+    from games.quiz import PACKS_DIR
+
+    spec = registry.get("quiz")
+    box = Box(spec, spec.settings(3, 1, pack=str(PACKS_DIR / "en-general.csv"), questions=1))
+    box.host_button("arm", 1_000_000)
+    box.apply_press(Press(1, "bell", 1_500_000))
+    box.step(1_600_000)
+    box.host("correct", 2_000_000)
+    assert box.engine.finished
+    assert [(b["name"], b["kind"]) for b in host_buttons(box)] == [("undo", "undo"), ("next", "reveal")]
+    box.host_button("next", 2_100_000)  # the last answer
+    assert box.leaves_results("next") and box.leaves_results("step") and not box.leaves_results("undo")
+    for evening, label in ((True, "Back to the menu"), (False, "Close the results")):
+        assert [(b["name"], b["kind"], b["label"]) for b in host_buttons(box, evening=evening)] == [
+            ("undo", "undo", "Undo"), ("next", LEAVE, label)]
