@@ -54,7 +54,7 @@ from controller.box.lights import LightDirector
 from controller.box.monitor import InputMonitor, RollCall
 from controller.box.press import Press
 from controller.box.results.quiz import Recorder, not_written_line, write_replayed
-from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, RENAMED, Box
+from controller.box.runtime import HORIZON_POLICIES, HORIZON_WATERMARKS, LEAVE_RESULTS, RENAMED, Box
 from controller.box.sources.base import Source
 from controller.box.timeline import box_now_us
 from controller.box.views import Pages, Publisher, snapshot_message, view_of
@@ -84,9 +84,6 @@ READY_LINE = N_("deciding process {pid}: {priority}")
 #: a peer's line on the screens is cut to this many characters (one line), its source's name to these
 PEER_LINE_CHARS = 200
 PEER_SOURCE_CHARS = 40
-#: the host keys that step forward: on the final results, once the game takes them no more, they close
-#: the results (back to the menu) as Enter does
-LEAVE_RESULTS = ("step", "next", "arm")
 
 
 @dataclass
@@ -126,8 +123,10 @@ class DecidingGame:
     def __init__(self, box: Box, source: Source | None, lights: LightDirector | None, *,
                  until_us: int | None, results_s: float, screen_args: Sequence[str],
                  companion: Publisher | None = None, recorder: Recorder | None = None,
-                 kept: KeptSeats | None = None) -> None:
+                 kept: KeptSeats | None = None, evening: bool = False) -> None:
         self.box = box
+        #: one of the menu's evening's games (``--evening``): its results close back to the menu
+        self.evening = evening
         self.source = source
         self.lights = lights
         self.until_us = until_us
@@ -370,7 +369,7 @@ class DecidingGame:
         if they were not). Hold ``box.lock``."""
         viewer.role = role
         if role != p.VIEWER and self.companion is None:  # nobody asked for the pages so far: built from now on
-            self.companion = Publisher(self.box)
+            self.companion = Publisher(self.box, evening=self.evening)
         viewer.board, viewer.companion = role == p.BOARD, role == p.PHONES
 
     def first_view(self, viewer: Viewer) -> tuple[p.View, list[GameEvent], EncodedPages | None]:
@@ -499,11 +498,12 @@ class DecidingGame:
             log.warning("a viewer sent a %s message, which only the deciding process sends: ignored", message.TAG)
 
     def host_key(self, name: str, t_us: int) -> list[GameEvent]:
-        """A host key from a viewer (on the deciding thread, the box locked). On the final results a
-        step forward the game has no use for any more (a clicker's next, next, arm: after the last
-        answer was shown, if it was not) closes them, as Enter does: back to the menu, never a key
-        that "does nothing". A key the game takes there (the reveal, an undo) shows the results
-        ``results_s`` anew."""
+        """A host key from a viewer (on the deciding thread, the box locked): the screen's keys, and the
+        host page's game buttons its phones' server sends by name (``PhonesLink.press``). On the final
+        results a step forward the game has no use for any more (a clicker's next, next, arm: after the
+        last answer was shown, if it was not: ``Box.leaves_results``) closes them, as Enter does: back to
+        the menu, never a key that "does nothing". A key the game takes there (the reveal, an undo) shows
+        the results ``results_s`` anew."""
         box = self.box
         if not box.engine.finished:
             return box.host_button(name, t_us)
@@ -511,7 +511,7 @@ class DecidingGame:
         # leaves (a clicker's double press), rather than resolve to the same reveal and be refused
         ahead = self._held_forward_us
         held = ahead is not None and (first := box.next_held_us()) is not None and first <= ahead
-        if name in LEAVE_RESULTS and (held or box.host_kind(name) not in box.engine.legal_actions(None)):
+        if (held and name in LEAVE_RESULTS) or box.leaves_results(name):
             self.stop_reason = p.EndReason.FINISHED
             self.wake.set()
             return []
@@ -1278,9 +1278,10 @@ def open_game(args: argparse.Namespace, link: Link, inputs: Inputs, taking: Taki
     companion = None
     if taking.web:  # the pages' snapshots are JSON text built here: no aiohttp, no pygame
         with box.lock:
-            companion = Publisher(box)
+            companion = Publisher(box, evening=args.evening)
     game = DecidingGame(box, source, lights, until_us=until, results_s=args.results_s,
-                        screen_args=list(taking.screen), companion=companion, recorder=recorder, kept=link.kept)
+                        screen_args=list(taking.screen), companion=companion, recorder=recorder, kept=link.kept,
+                        evening=args.evening)
     if bots is not None:  # they play from the game's time now on
         game.bots = bots
         bots.follow()

@@ -133,6 +133,9 @@ HOST_PAUSED, HOST_CONTINUED, RENAMED = EventKind.HOST_PAUSED, EventKind.HOST_CON
 #: a presenter clicker's buttons as host keys: the game's next step (arm, reveal, next), and the
 #: pause card put up or taken down (docs/quiz.md, "Presenter clickers")
 STEP, BLANK = "step", "blank"
+#: the host keys that step forward: on a finished game's results, once the game takes them no more, they
+#: close the results (``Box.leaves_results``: back to the menu as Enter does; ``play`` ends with its game)
+LEAVE_RESULTS = (STEP, "next", "arm")
 
 #: how many presses and events a live box keeps in memory (the strip and the
 #: screen need only the newest; the journal on disk has every one)
@@ -671,6 +674,18 @@ class Box(InputLayer):
             kinds = self.spec.host_kinds(name)
         legal = self.engine.legal_actions(None) if legal is None else legal
         return next((k for k in kinds if k in legal), kinds[0])
+
+    def leaves_results(self, name: str, legal: Collection[str] | None = None) -> bool:
+        """The host key ``name`` steps past a finished game's results: a step forward (``LEAVE_RESULTS``: a
+        clicker's next, next, arm) whose action the game takes no more (``legal``: the host's actions now, if
+        the caller has asked the engine already). The one rule for the screen's keys and the host page's
+        buttons: the deciding process closes the results on it (``DecidingGame.host_key``), the host page
+        offers it as its way back (``views.host_buttons``); a key the game still takes there (the last
+        answer's reveal, an undo) is the game's."""
+        if name not in LEAVE_RESULTS or not self.engine.finished:
+            return False
+        legal = self.engine.legal_actions(None) if legal is None else legal
+        return self.host_kind(name, legal) not in legal
 
     def host_button(self, name: str, t_us: int) -> list[GameEvent]:
         """A host key by name (the keyboard's, a presenter clicker's): ``blank``

@@ -46,6 +46,10 @@ log = logging.getLogger("buzzerbox.web")
 PICK = "pick"
 #: the generic host buttons (the keyboard's and the host box's), in page order
 HOST_BUTTONS = GENERIC_HOST_BUTTONS
+#: the host page's way back from a finished game's results (its "next" once the game takes it no more:
+#: ``Box.leaves_results``), named for what it does: the menu's evening goes on, ``play`` ends with its game
+LEAVE = "leave"
+LEAVE_WORDS = {True: N_("Back to the menu"), False: N_("Close the results")}
 #: what the host page may ask of the box itself, whatever the game (not the engine's)
 BOX_HOST_ACTIONS: tuple[str, ...] = ("pause", "continue", "end")
 #: host actions the box sends itself: never a button
@@ -263,11 +267,15 @@ def action_words(spec: GameSpec, kind: str) -> str:
     return kind.replace("_", " ").capitalize()
 
 
-def host_buttons(box: Box, legal: Collection[str] | None = None) -> list[dict[str, str]]:
+def host_buttons(box: Box, legal: Collection[str] | None = None, *, evening: bool = False) -> list[dict[str, str]]:
     """The host's buttons that make sense now: each generic button (and each
     of the game's own host keys) whose action the engine takes now, named
     for what it does in this game (reaction's arm starts), each action once.
-    ``legal``: the host's actions now, if the caller has asked the engine already."""
+    On a finished game's results, the game's own that it takes there (the last
+    answer's reveal, an undo) and "next" once the game takes it no more: the way
+    back, as the screen's keys go (``Box.leaves_results``), named for where it
+    goes (``evening``: the menu's). ``legal``: the host's actions now, if the
+    caller has asked the engine already."""
     spec = box.spec
     legal = set(box.engine.legal_actions(None)) if legal is None else legal
     buttons: list[dict[str, str]] = []
@@ -277,6 +285,8 @@ def host_buttons(box: Box, legal: Collection[str] | None = None) -> list[dict[st
         if kind in legal and kind not in done and kind not in BOX_SENT:
             done.add(kind)
             buttons.append({"name": name, "kind": kind, "label": action_words(spec, kind)})
+    if box.leaves_results("next", legal):
+        buttons.append({"name": "next", "kind": LEAVE, "label": _(LEAVE_WORDS[evening])})
     return buttons
 
 
@@ -351,11 +361,15 @@ class Publisher:
 
     #: a game is about to start (``RelayedPublisher``: its deciding process starts, runs its roll call)
     starting = False
+    #: the game is one of the menu's evening (its results close back to the menu), not ``play``'s
+    evening = False
 
-    def __init__(self, box: Box | GameAtStart, next_game: Callable[[], Mapping[str, Any]] | None = None) -> None:
+    def __init__(self, box: Box | GameAtStart, next_game: Callable[[], Mapping[str, Any]] | None = None, *,
+                 evening: bool = False) -> None:
         self.box: Box | GameAtStart = box
         #: a game is running on ``box`` (False between the menu's games)
         self.live = True
+        self.evening = evening
         #: the menu's next game and its options (``Menu.next_game``), for the host page; None outside the menu
         self.next_game = next_game
         #: the next game as the latest snapshot shows it (JSON): the server compares it with the menu's
@@ -484,8 +498,10 @@ class Publisher:
                  "margins_us": {str(k): int(v) for k, v in margins.items()},
                  "players": players, "events": list(self._recent)}
         playing = self.live and not engine.finished
-        legal = set(engine.legal_actions(None)) if playing else set()  # the host's actions now, asked once
-        buttons = host_buttons(box, legal) if playing and not box.host_paused and isinstance(box, Box) else []
+        legal = set(engine.legal_actions(None)) if self.live else set()  # the host's actions now, asked once
+        # the final results' too: the last answer, an undo, the way back (as the screen's keys there)
+        buttons = (host_buttons(box, legal, evening=self.evening) if self.live and not box.host_paused
+                   and isinstance(box, Box) else [])
         seat_pages: list[dict[str, Any]] = []
         offered: list[frozenset[str]] = []
         uses_seats = has_seats(engine)

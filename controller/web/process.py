@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller import channel
 from controller import protocol as p
+from controller.box.inputs import HOST_STATION
 from controller.box.press import InputNotice, Press
 from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
 from controller.pack_store import Saved
@@ -101,7 +102,13 @@ class PhonesLink(ViewedGame):
         self.peer.send(p.ActionInput(action))
 
     def press(self, press: Press) -> None:
-        self.send_or_hold(p.PressInput(press))
+        """The host page's game button (a press of the host station, stamped on the box's clock): to the
+        deciding process as a host key by name (game time), decided there as the screen's keys
+        (``DecidingGame.host_key``: on the final results "next" reveals the last answer, then goes back)."""
+        if press.station == HOST_STATION:
+            self.send_or_hold(p.HostKey(press.input, press.t_us + self.view.offset_us))
+        else:
+            self.send_or_hold(p.PressInput(press))
 
     def notice(self, notice: InputNotice) -> None:
         self.send_or_hold(p.NoticeInput(notice))

@@ -268,7 +268,7 @@ def test_what_waited_for_a_deciding_process_is_kept_when_its_greeting_could_not_
     real, failed = channel.send, []
 
     def send(sock: socket.socket, message: p.Message) -> None:
-        if isinstance(message, p.PressInput) and not failed:  # the first deciding process went as it was greeted
+        if isinstance(message, p.HostKey) and not failed:  # the first deciding process went as it was greeted
             failed.append(message)
             raise BrokenPipeError
         real(sock, message)
@@ -292,8 +292,9 @@ def test_what_waited_for_a_deciding_process_is_kept_when_its_greeting_could_not_
     finally:
         answering.join(DEADLINE_S)
         server.close()
-    assert isinstance(ended, p.Ended) and failed == [p.PressInput(press)]
-    assert heard == [p.Hello(p.PHONES, "phones"), p.PressInput(press), p.Seats({"pin": "123456"})]
+    # the host page's button goes as a host key by name (decided as the screen's keys), in game time (no view: +0)
+    assert isinstance(ended, p.Ended) and failed == [p.HostKey("arm", 5_000)]
+    assert heard == [p.Hello(p.PHONES, "phones"), p.HostKey("arm", 5_000), p.Seats({"pin": "123456"})]
 
 
 #: a process holding a private peer folder as the menu does all evening (``given_or_private``), until killed

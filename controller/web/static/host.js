@@ -120,22 +120,27 @@
   function renderPlayers(m) {
     const scores = $("scores");
     const rows = scores.querySelectorAll(".player");
+    // between games (none live) a row is a name for the next game: the closed game's word and score are not
+    // its (the evening's list says how that game went)
+    const label = (p) => (m.live && p.label) || "";
+    const score = (p) => !m.live || p.score === null || p.score === undefined ? "" : String(p.score);
     const typing = document.activeElement && document.activeElement.classList.contains("name");
     if (typing && rows.length === m.players.length && !!scores.querySelector(".adjust") === !!m.adjust) {
       // a name is being typed: change the scores in place, never the field under the thumb
       m.players.forEach((p, i) => {
-        rows[i].querySelector(".label").textContent = p.label || "";
-        rows[i].querySelector(".score").textContent = p.score === null || p.score === undefined ? "" : String(p.score);
+        rows[i].querySelector(".label").textContent = label(p);
+        rows[i].querySelector(".score").textContent = score(p);
       });
       return;
     }
+    $("scores-title").textContent = Box.text(m.live ? "score" : "names");
     Box.clear(scores);
     for (const p of m.players) {
       const [name, save] = nameEditor(editing, p.seat, p.name,
         { cls: "name", "data-seat": String(p.seat), maxlength: "16", "aria-label": Box.text("names") },
         { "data-rename": String(p.seat) }, (typed) => ({ type: "name", seat: p.seat, name: typed }));
-      const parts = [name, save, Box.el("span", { cls: "label", text: p.label || "" }),
-        Box.el("strong", { cls: "score", text: p.score === null || p.score === undefined ? "" : String(p.score) })];
+      const parts = [name, save, Box.el("span", { cls: "label", text: label(p) }),
+        Box.el("strong", { cls: "score", text: score(p) })];
       if (m.adjust) {
         for (const [points, text] of [[-1, "−1"], [1, "+1"]]) {
           const b = Box.el("button", { cls: "adjust", "data-adjust": String(points), text });
