@@ -120,10 +120,10 @@
   function renderPlayers(m) {
     const scores = $("scores");
     const rows = scores.querySelectorAll(".player");
-    // between games (none live) a row is a name for the next game: the closed game's word and score are not
-    // its (the evening's list says how that game went)
+    // between games (none live) a row keeps the closed game's final score, not its last word ("pressed"):
+    // the word was of a moment of that game, the score is how it ended
     const label = (p) => (m.live && p.label) || "";
-    const score = (p) => !m.live || p.score === null || p.score === undefined ? "" : String(p.score);
+    const score = (p) => p.score === null || p.score === undefined ? "" : String(p.score);
     const typing = document.activeElement && document.activeElement.classList.contains("name");
     if (typing && rows.length === m.players.length && !!scores.querySelector(".adjust") === !!m.adjust) {
       // a name is being typed: change the scores in place, never the field under the thumb
@@ -133,7 +133,6 @@
       });
       return;
     }
-    $("scores-title").textContent = Box.text(m.live ? "score" : "names");
     Box.clear(scores);
     for (const p of m.players) {
       const [name, save] = nameEditor(editing, p.seat, p.name,
