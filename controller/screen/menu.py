@@ -873,21 +873,46 @@ class NamesScene(Scene):
             line = pygame.Rect(area.left, area.bottom - theme.line_height(lay.min_text), area.width, theme.line_height(lay.min_text))
             area = pygame.Rect(area.left, area.top, area.width, line.top - area.top - lay.pad)
             draw_text(surface, note, lay.min_text, theme.STATUS_COLORS["first"], line, min_size=lay.min_text)
-        for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), 0.6), strict=True)):
+        label_w, field_w, count_w = self.columns(lay, len(names), length)
+        # the rows as wide as their columns need (a name of 16 "W"s was cut beside its count at 720 p), 60 % at least
+        need = label_w + field_w + (count_w + 2 * lay.pad if count_w else 0) + 2 * lay.pad + 4 * lay.pad
+        for i, (name, r) in enumerate(zip(names, menu_rows(area, lay, len(names), max(0.6, need / lay.width)), strict=True)):
             sel = i == view.get("selected")
             ink = row_panel(surface, r, sel)
             inner = r.inflate(-4 * lay.pad, 0)
+            # the count at the row's right end, the field before it as wide as the longest name, the label the rest
+            count_r = pygame.Rect(inner.right - count_w, r.top, count_w, r.height)
+            room = pygame.Rect(max(inner.left + label_w + 2 * lay.pad, count_r.left - (2 * lay.pad if count_w else 0) - field_w),
+                               r.top, 0, r.height)
+            room.width = count_r.left - (2 * lay.pad if count_w else 0) - room.left
             draw_text(surface, _("Player {n}").format(n=i + 1), lay.size(1.1), ink,
-                      pygame.Rect(inner.left, r.top, inner.width // 3, r.height), align="left", min_size=lay.min_text)
-            room = pygame.Rect(inner.left + inner.width // 3, r.top, 2 * inner.width // 3, r.height)
-            if sel and length:  # the name being typed says how much of its length it has used: "12/16"
-                count = _("{used}/{most}").format(used=len(name), most=length)
-                count_w = theme.TEXT.width(_("{used}/{most}").format(used=length, most=length), lay.min_text)
-                draw_text(surface, count, lay.min_text, ink, pygame.Rect(room.right - count_w, r.top, count_w, r.height),
+                      pygame.Rect(inner.left, r.top, room.left - 2 * lay.pad - inner.left, r.height), align="left",
+                      min_size=lay.min_text)
+            if sel and length:  # the name being typed says how much of its length it has used: "12/16", beside its field
+                draw_text(surface, _("{used}/{most}").format(used=len(name), most=length), lay.min_text, ink, count_r,
                           align="right", min_size=lay.min_text)
-                room.width -= count_w + 2 * lay.pad
             shown = name + ("_" if sel and (now_us // 500_000) % 2 == 0 else "")
             draw_text(surface, shown or "—", lay.size(1.1), ink, room, align="left", min_size=lay.min_text)
+
+    @staticmethod
+    def columns(lay: Layout, players: int, length: int) -> tuple[int, int, int]:
+        """(label, name field, count) widths of a row: the longest label ("Player 16"), the longest name
+        the editor takes (``length`` of the widest letter, ``widest_letter``) with the cursor, in the smallest
+        type it shrinks to, and the count at its widest ("16/16"; 0 without a limit)."""
+        label_w = max((TEXT.width(_("Player {n}").format(n=k + 1), lay.size(1.1)) for k in range(players)), default=0)
+        field_w = TEXT.width(widest_letter(lay.min_text) * max(1, length) + "_", lay.min_text)
+        count_w = TEXT.width(_("{used}/{most}").format(used=length, most=length), lay.min_text) if length else 0
+        return label_w, field_w, count_w
+
+
+#: the letters a name is typed with in the box's languages (the alphabets of en, cs and pl, digits)
+NAME_LETTERS = ("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ÁČĎÉĚÍŇÓŘŠŤÚŮÝŽĄĆĘŁŃŚŹŻ"
+                "abcdefghijklmnopqrstuvwxyzáčďéěíňóřšťúůýžąćęłńśźż")
+
+
+def widest_letter(size: int) -> str:
+    """The widest of ``NAME_LETTERS`` at ``size`` ("W"): a name field holds a name of it whole."""
+    return max(NAME_LETTERS, key=lambda ch: TEXT.width(ch, size))
 
 
 def run_name_editor(screen: Screen, editor: NameEditor, *, clock: Callable[[], int] = box_now_us,

@@ -485,7 +485,8 @@ class QuizScene(Scene):
     def _leaderboard(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:
         """The top three on a podium (teams when teams play), and beside it
         every player: points, right answers, fastest and median reaction
-        (the columns its names leave room for, ``_table_plan``)."""
+        (the columns its names leave room for, ``_table_plan``; with nine to sixteen players
+        the podium gives way to the table when its figures need the whole body)."""
         standings = list(view.get("standings", ()))
         teams = bool(view.get("team_count", 0) and view.get("team_count", 0) < len(view.get("teams", ())))
         rows = [(int(r["place"]), [int(s) for s in r["stations"]], int(r["score"])) for r in standings]
@@ -509,9 +510,10 @@ class QuizScene(Scene):
         def colour(members: list[int]) -> Color:  # a team stands on the podium in its own colour
             return team_colour(int(view["teams"][members[0]])).rgb if teams else self.color(view, members[0])
 
-        if not lists_everyone(stage, lay, podium, label):  # thirteen tied for second: the table places them all
-            podium = on_stage(podium)
-        draw_podium(surface, stage, lay, podium, colour, label, amount)
+        if table_w < area.width:  # else the podium gave way to the table's right answers (sixteen players)
+            if not lists_everyone(stage, lay, podium, label):  # thirteen tied for second: the table places them all
+                podium = on_stage(podium)
+            draw_podium(surface, stage, lay, podium, colour, label, amount)
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
         per_half = -(-len(lines) // halves)  # sixteen players at 720 p: two tables side by side, everyone in one
         half_w = (table.width - (halves - 1) * 2 * lay.pad) // halves
@@ -527,27 +529,57 @@ class QuizScene(Scene):
         podium's names stay whole beside it (``podium_whole(table width)``); a
         name goes on two lines when every row has the height for two, else the
         columns of ``TABLE_DROPS`` give way in turn (a name cut to "Maximilián…"
-        names nobody; a median is the least missed). Eight 24-character names
-        keep the points and the fastest reaction at any 16:9 size. More players
-        than rows stand in its height (sixteen) are in two tables side by side
-        (its rows were cut off at the bottom: six of sixteen players missing)."""
+        names nobody): the median first, then the fastest reaction; the right
+        answers stay beside the points as long as anything does (how the evening went, after the points).
+        More players than rows stand in its height (sixteen) are in two tables
+        side by side (its rows were cut off at the bottom: six of sixteen players missing).
+
+        With more than ``PODIUM_GIVES_WAY_PAST`` players (a classroom: the podium holds three of them, the
+        table everyone) the podium gives way before any figure does: the table takes the whole body (width
+        ``area.width``; the places are in it). Sixteen players beside the podium kept only their points,
+        their names cut ("1. Wendelí…"). Not every figure fits even so, measured at 1280×720 with
+        sixteen stations (every size of 16:9 the same, the type being a share of the height): the body is
+        1260×387 px, sixteen rows of the smallest type (30 px lines, 34 px rows) need 658 px, so two tables of
+        eight, 625 px each at most. A row's "16. Bartłomiej Szczę" (sixteen characters) takes about 290 px,
+        its stripe and gaps 68, the points 54-67, the right answers 89-117 (the heading: "dobrze"), the fastest
+        and the median reaction 120-150 each ("1,412 ms", "mediana"): all four about 840 px, points and
+        right answers about 550. So sixteen players' sixteen-character names keep points and right answers,
+        default names ("Player 16") the fastest reaction too; smaller type is not the way out (1/24 of the
+        height is the box's least, docs/display.md). A name of sixteen "W"s (448 px) leaves no room for a
+        figure beside it in two tables: it is cut."""
         half, most = area.width * 52 // 100, area.width * 62 // 100
-        kept = list(range(len(heads)))
 
         def tables(name_lines: int) -> int:  # how many side by side hold every row
             per = max(1, (area.height - lay.size(1.15) + lay.pad // 2) // (self._name_row_height(lay, name_lines) + lay.pad // 2))
             return -(-len(lines) // per)
 
+        kept = list(range(len(heads)))
+        shown: list[tuple[tuple[str, ...], list[tuple[int, tuple[str, ...]]]]] = []  # the columns, the most first
         for drop in (None, *TABLE_DROPS):
             if drop is not None:
                 kept.remove(drop)
-            shown = tuple(heads[k] for k in kept), [(station, tuple(texts[k] for k in kept)) for station, texts in lines]
-            for name_lines in (1, 2) if tables(2) == 1 else (1,):
-                halves = tables(name_lines)
-                need = halves * self._table_width(lay, *shown, name_lines) + (halves - 1) * 2 * lay.pad
-                if need <= half or need <= most and podium_whole(need):
-                    return max(half, need), *shown, name_lines, halves
-        return most if podium_whole(most) else half, *shown, 1, tables(1)  # a name longer than a profile allows is cut
+            shown.append((tuple(heads[k] for k in kept), [(station, tuple(texts[k] for k in kept)) for station, texts in lines]))
+
+        def first(choices: list[tuple[tuple[str, ...], list[tuple[int, tuple[str, ...]]]]], alone: bool) \
+                -> tuple[int, tuple[str, ...], list[tuple[int, tuple[str, ...]]], int, int] | None:
+            """The first of ``choices`` whose every name stands whole beside the podium (or, ``alone``, in the whole body)."""
+            for columns in choices:
+                for name_lines in (1, 2) if tables(2) == 1 else (1,):
+                    halves = tables(name_lines)
+                    need = halves * self._table_width(lay, *columns, name_lines) + (halves - 1) * 2 * lay.pad
+                    if alone and need <= area.width:
+                        return area.width, *columns, name_lines, halves
+                    if not alone and (need <= half or need <= most and podium_whole(need)):
+                        return max(half, need), *columns, name_lines, halves
+            return None
+
+        with_right, points = shown[:-1], shown[-1:]
+        if len(lines) <= PODIUM_GIVES_WAY_PAST:  # the podium stays: the table beside it
+            return (first(with_right, False) or first(points, False)
+                    or (most if podium_whole(most) else half, *points[0], 1, tables(1)))  # a name longer than a profile allows is cut
+        # more players than a podium says much of (a classroom): the table's figures first, beside it while they fit
+        return (first(shown[:1], False) or first(with_right, True) or first(points, True)
+                or (area.width, *points[0], 1, tables(1)))  # a name longer than a row allows is cut
 
     @staticmethod
     def _name_row_height(lay: Layout, name_lines: int) -> int:
@@ -865,8 +897,10 @@ class QuizScene(Scene):
 
 
 #: the reaction table's columns (after the name) in the order they give way when its names need the room:
-#: the median reaction, the right answers (the points say most of it), the fastest reaction; the points stay
-TABLE_DROPS = (4, 2, 3)
+#: the median reaction, the fastest, the right answers (past eight players the podium gives way before them); the points stay
+TABLE_DROPS = (4, 3, 2)
+#: with more players than this on the leaderboard its podium gives way to every figure of the table (``_table_plan``)
+PODIUM_GIVES_WAY_PAST = 8
 
 
 def choice_letter(k: int) -> str:

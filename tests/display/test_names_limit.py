@@ -5,7 +5,8 @@ line under the names, in the host's language, until the next key.
 
 Through the whole ``buzzerbox menu`` loop (tests/display/kiosk.py): the host
 opens Player names, types a name of 18 characters, reads the count and the
-line, moves on and finishes."""
+line, moves on and finishes. The longest name stands whole beside its count
+at 720p and 1080p in every language."""
 
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ import pytest
 
 from controller.box.session import NAME_LENGTH
 from controller.cli import main
-from games.i18n import _, ngettext
+from controller.screen.menu import NameEditor, NamesScene
+from games.i18n import _, ngettext, set_language
+from games.toolkit.scene import freeze
 from tests.display.kiosk import Kiosk, Script, menu_args
 from tests.display.test_menu_refusal import said
 from tests.display.test_names_emoji import done_and_quit, to_the_names_editor
+from tests.fits import measured, unfit_texts
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
@@ -61,3 +65,23 @@ def test_the_name_length_is_shown_and_typing_past_it_is_refused_and_said(
     assert TYPED[:NAME_LENGTH] in seen["past"]
     assert line not in seen["next"], seen["next"]  # said until the next key
     assert TYPED[:NAME_LENGTH] in seen["panel"] and TYPED not in seen["panel"], seen["panel"]
+
+
+@pytest.mark.parametrize("language", ["en", "cs", "pl"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=lambda s: f"{s[1]}p")
+@pytest.mark.parametrize("letter", ["W", "Ř", "Ś"])
+def test_the_longest_name_stands_whole_beside_its_count(language: str, size: tuple[int, int], letter: str) -> None:
+    """The count took its room from the name's field: sixteen "W"s, the longest
+    name the editor takes, were cut to "WWWWWWWWWWWW…" at 720p. Every one of
+    sixteen players' rows has room for it, the cursor after it and "16/16"
+    beside it: every text whole, at least the smallest type, clear of the others."""
+    set_language(language)
+    longest = letter * NAME_LENGTH
+    editor = NameEditor(["Anna", "", longest, *["Maximilián Novot"] * 13], 16, NAME_LENGTH)
+    editor.key("down")
+    editor.key("down")  # the longest name is being typed: the count beside it, the cursor after it
+    assert editor.view()["names"][editor.selected] == longest
+    records, smallest = measured(lambda surface: NamesScene().draw(surface, freeze(editor.view()), [], 0), size)
+    assert not unfit_texts(records, smallest, size), f"{language} {size}: {unfit_texts(records, smallest, size)}"
+    shown = [text for _asked, text, *_r in records]
+    assert f"{longest}_" in shown and _("{used}/{most}").format(used=NAME_LENGTH, most=NAME_LENGTH) in shown, shown

@@ -211,3 +211,38 @@ def test_sixteen_long_names_leave_nobody_out(size: tuple[int, int], language: st
     missing = [(place, strip[s]["name"]) for place, members, _score in ranking(view) for s in members
                if not placed(texts, place, str(strip[s]["name"]))]
     assert not missing, f"{language} {size}: not shown with their place: {missing}"
+
+
+#: the longest names the menu's editor takes (16 characters), wide letters and accents
+SIXTEEN = [name[:16] for name in LONG_NAMES]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[1]}p")
+@pytest.mark.parametrize("players", [9, 12, 16])
+def test_many_players_keep_their_right_answers_beside_their_points(players: int, size: tuple[int, int], language: str) -> None:
+    """Nine to sixteen players of sixteen-character names on the quiz's final
+    results: the table beside the podium kept only the points, the names cut
+    ("1. Wendelí…"). The podium gives way to the table: every name whole with
+    its place, the right answers beside the points (every figure for nine,
+    who stand in one table), every text whole and clear of the rest."""
+    set_language(language)
+    scores = MANY[players]
+    frame = next(f for f in phase_frames("quiz", players, (), language) if f.finished)
+    places = [place for place, _m, _s in ranking({"scores": scores})]
+    order = sorted(range(players), key=lambda s: (-scores[s], s))
+    view = dict(frame.view)
+    view.update(scores=tuple(scores), correct=tuple(scores), standings=tuple(
+        {"place": place, "team": s, "stations": (s,), "score": scores[s], "correct": scores[s], "wrong": 0, "out": False}
+        for s, place in zip(order, places, strict=True)))
+    strip = [dict(cell, name=SIXTEEN[k % len(SIXTEEN)]) for k, cell in enumerate(frame.strip)]
+    scene = frame.scene()
+    records, smallest = measured(lambda surface: scene.draw(surface, freeze(view), strip, frame.now_us), size, players)
+    assert not unfit_texts(records, smallest, size), f"{language} {size}: {unfit_texts(records, smallest, size)}"
+    shown = [text for asked, text, *_r in records if text == asked]
+    missing = [f"{place}. {strip[s]['name']}" for s, place in zip(order, places, strict=True)
+               if f"{place}. {strip[s]['name']}" not in shown]
+    assert not missing, f"{language} {size}: not whole with their place: {missing}"
+    heads = [_("pts"), _("right"), *([_("fastest"), _("median")] if players <= 9 else [])]
+    assert all(head in shown for head in heads), f"{language} {size}: the table's columns {[t for t in shown if t in heads]}"
+    assert shown.count(_("right")) == shown.count(_("pts")), "a table without the right answers"

@@ -13,6 +13,11 @@ conventions"):
   big screen's calls to all players too ("Dzwoń!"): no plural imperative
   ("naciśnijcie"), no "wasz", no formal Pan/Pani/Państwo, no "proszę" with an
   infinitive.
+* A question pack is *sada* (*sada otázek*) / *zestaw* (*zestaw pytań*): never
+  *balíček* in Czech, nor *paczka* or *pakiet* in Polish. A deck of cards (the
+  card games') is *balíček* / *talia*, never *sada* / *zestaw*. These
+  rules read the English too (``TERM_RULES``): a text whose msgid speaks of a pack
+  or a deck.
 
 The lists hold the common words, not every word of the languages: a text
 that slips through is added here when it is found. The .po files are read
@@ -77,6 +82,17 @@ RULES: list[tuple[str, str, re.Pattern[str], str]] = [
     ("pl", "the box as skrzynka", re.compile(r"\bskrzyn\w*"), "pudełko (pudełka, pudełku)"),
     ("pl", "the formal proszę with an infinitive", re.compile(r"\bproszę \w+ć\b"), "the imperative: naciśnij"),
 ]
+#: (language, what it forbids, the msgid's word it is about, a pattern over the translation, what to write instead):
+#: one thing, one word, where two things share the other language's word (a pack of questions, a deck of cards)
+PACK = re.compile(r"\bpacks?\b|\bpack's\b", re.IGNORECASE)
+DECK = re.compile(r"\bdecks?\b", re.IGNORECASE)
+TERM_RULES: list[tuple[str, str, re.Pattern[str], re.Pattern[str], str]] = [
+    ("cs", "a question pack as balíček", PACK, re.compile(r"\bbalíč\w*"), "sada (sady, sadě, sadu, sadou), sada otázek"),
+    ("cs", "a card deck as sada", DECK, re.compile(r"\bsad(a|y|ě|u|ou|ám|ách|ami)?\b"), "balíček (balíčku, balíčky)"),
+    ("pl", "a question pack as paczka or pakiet", PACK, re.compile(r"\b(paczk\w*|paczek|pakiet\w*)"),
+     "zestaw (zestawu, zestawie, zestawy), zestaw pytań"),
+    ("pl", "a card deck as zestaw", DECK, re.compile(r"\bzestaw\w*"), "talia (talii, talie)"),
+]
 WORD_RULES: list[tuple[str, str, frozenset[str], str]] = [
     ("cs", "an informal imperative", frozenset(CS_IMPERATIVES), "the formal one: stiskněte, zvolte, vyberte"),
     ("cs", "an informal 2nd person", frozenset(CS_SECOND_PERSON), "the formal one: máte, jste, můžete"),
@@ -106,6 +122,9 @@ def offences(language: str) -> list[str]:
         for lang, what, pattern, instead in RULES:
             if lang == language and (hit := pattern.search(text)):
                 found.append(f"{msgid!r}: {hit.group(0)!r} is {what}; write {instead}")
+        for lang, what, about, pattern, instead in TERM_RULES:
+            if lang == language and about.search(NOT_WORDS.sub(" ", msgid)) and (hit := pattern.search(text)):
+                found.append(f"{msgid!r}: {hit.group(0)!r} is {what}; write {instead}")
         words = set(WORD.findall(text))
         for lang, what, forbidden, instead in WORD_RULES:
             if lang == language:
@@ -125,3 +144,7 @@ def test_the_lists_find_what_they_are_for() -> None:
     assert {"stiskni", "tvůj"} <= set(WORD.findall(cs)) and "hostitele" in cs and "host" not in WORD.findall(cs)
     pl = NOT_WORDS.sub(" ", "strona {host}: %(default)s naciśnijcie, proszę nacisnąć").lower()
     assert "naciśnijcie" in WORD.findall(pl) and "host" not in pl and re.search(r"\bproszę \w+ć\b", pl)
+    # a pack is read from the English: "unpacks" and a placeholder are none, "Pack saved" and "the pack's folder" are
+    assert [bool(PACK.search(NOT_WORDS.sub(" ", text))) for text in ("unpacks to {n} bytes", "use {pack}", "Pack saved",
+                                                                      "the pack's folder", "split into packs")] \
+        == [False, False, True, True, True]
