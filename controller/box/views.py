@@ -130,7 +130,6 @@ def messages() -> dict[str, str]:
         "phase": _("Phase"),
         "over": _("Game over"),
         "sent": _("Sent"),
-        "locked_in": _("{title}: locked in"),
         "seat": _("Seat"),
         "decimal": format_number(0.5, 1)[1],  # the decimal sign the language writes
         "pause": _("Pause"),
