@@ -142,6 +142,8 @@ def messages() -> dict[str, str]:
         "paused_note": _("The game is paused: the clocks stand still and the bells do nothing."),
         "between": _("No game running: choose the next one in the menu on the big screen."),
         "starting": _("The game is about to start."),
+        # the scoreboard between the menu's games: the closed game's final scores stay, none of its words
+        "board_between": _("No game running"),
         "roll_call": _("Roll call: every station presses its button once. Not heard from yet: {missing}"),
         "names": _("Names"),
         "teams": _("Teams"),
@@ -701,7 +703,8 @@ class RelayedPublisher(Publisher):
         if self.roll_call is not None:  # a player the host renamed meanwhile: named so at once, not at the game's start
             snap = renamed(snap, {int(seat): str(name) for seat, name in self.roll_call.get("names") or ()})
         return replace(snap, host=json.dumps({**json.loads(snap.host), "starting": True,
-                                              "roll_call": None if missing is None else {"missing": missing}}))
+                                              "roll_call": None if missing is None else {"missing": missing}}),
+                       board=json.dumps({**json.loads(snap.board), "starting": True}))  # not "no game running"
 
     def on_events(self, events: list[GameEvent]) -> None:
         """Nothing: the snapshots come from the deciding process."""
