@@ -197,6 +197,17 @@ def has_seats(engine: Any) -> bool:
 _TAKES_A_SEAT: dict[type, bool] = {}
 
 
+def won_by(engine: Any, names: Sequence[str]) -> list[str]:
+    """Who won a finished game, by name, as its final results name them (the engine's ``won_by``:
+    a team quiz's teams), else its outcome's winners' ``names``; nobody while it goes on, or when
+    the game says nobody won. The host page's result and the menu's evening (``Played.won_by``)."""
+    named = getattr(engine, "won_by", None)
+    if callable(named):
+        return [str(name) for name in named(names)]
+    outcome = engine.outcome() if engine.finished and hasattr(engine, "outcome") else None
+    return [] if outcome is None else [names[s] if 0 <= s < len(names) else str(s + 1) for s in outcome.winners]
+
+
 def phones_wanted(engine: Any) -> bool:
     """Whether a game with seats wants phones now (its engine's ``phones_wanted``;
     a game without one always does): the join code stays on the big screen
@@ -530,7 +541,8 @@ class Publisher:
                 "uses_seats": uses_seats, "players": players, "teams": teams,
                 "next": next_game, "cue": host_cue(engine, uses_seats),
                 "first_press": self.first_press(view, margins, players),
-                "winners": board["winners"],  # the game's end: the host page says who won
+                "winners": board["winners"],
+                "won_by": won_by(engine, box.station_names),  # the game's end: the host page says who won
                 "tie": [{"seat": seat, "name": players[seat]["name"]} for seat in tied],
                 "pick_keys": [key.upper() for key, action in spec.host_keys.items() if action == PICK],
                 "journal": box.journal_notice()}  # one line while the journal cannot be written

@@ -19,7 +19,7 @@ import bisect
 import copy
 import random
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar, Protocol
@@ -1091,6 +1091,17 @@ class QuizCore:
         scores = self._by_station(self._team_scores())
         reason = EndReason(self.round.over) if self.round.over is not None else EndReason.QUESTIONS_DONE
         return Outcome(best_of(scores), reason, tuple(scores))
+
+    def won_by(self, names: Sequence[str]) -> list[str]:
+        """Who won, named as the final results name them: a team quiz's winning teams (its
+        stations play together), else the winners' ``names``; nobody while the game goes on
+        or when nobody won (``outcome``). The host page and the menu's evening say these."""
+        outcome = self.outcome()
+        if outcome is None:
+            return []
+        if self.team_count < len(self.teams):  # as the podium: one row per team
+            return [team_name(t, self.team_names) for t in dict.fromkeys(self.teams[s] for s in outcome.winners)]
+        return [names[s] if s < len(names) else str(s + 1) for s in outcome.winners]
 
     def summary(self) -> dict[str, Any]:
         """``winner``/``queue``/``margins_us``/``ties``: the buzz ranking of the
