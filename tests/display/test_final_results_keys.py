@@ -18,7 +18,6 @@ from controller import protocol as p
 from controller.box.press import Press
 from controller.box.process import DecidingGame
 from controller.box.runtime import Box
-from controller.cli import main
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import Presenter, draw_box
 from controller.screen.screen import Screen
@@ -28,7 +27,7 @@ from games.i18n import _, set_language
 from games.quiz import PACKS_DIR
 from games.quiz.packs import MAX_ANSWER_CHARS
 from games.scenes import scene_for
-from tests.display.kiosk import Frame, Kiosk, Script, Steps, key, menu_args, sent_to_decider
+from tests.display.kiosk import Frame, Script, Steps, in_the_menu, key, sent_to_decider
 from tests.display.test_game_end_confirm import (
     MENU_HINT,
     asked,
@@ -61,17 +60,6 @@ def last_question_judged_right(frame: Frame) -> Steps:
     return (yield from until(frame, lambda f: asked(f, "Final results")))
 
 
-def in_the_menu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Script) -> None:
-    """``script`` at the kiosk of ``buzzerbox menu`` with the two-question pack, 3 players, in English."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    kiosk = Kiosk(monkeypatch, script)
-    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
-    assert kiosk.stuck is None, kiosk.stuck
-
-
 def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
     """A quiz whose last question is judged right by mistake: Undo on the final results."""
     frame = yield []
@@ -92,7 +80,7 @@ def test_undo_on_the_final_results_takes_the_slip_back_and_the_game_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
-    in_the_menu(tmp_path, monkeypatch, slip_taken_back(seen, sent))
+    in_the_menu(tmp_path, monkeypatch, slip_taken_back(seen, sent), packs={"two.csv": PACK})
     assert seen["stops"] == [] and seen["keys"] == ["undo"], seen  # the undo went to the game: no stop
     assert seen["back at the question"] and seen["taken back"], seen
 
@@ -108,6 +96,8 @@ def test_a_finished_game_closes_its_results_time_after_it_last_ended() -> None:
 
 
 NOTHING = "That key does nothing right now"
+#: the final results never close by themselves in these tests: only a key closes them
+KEPT_UP_S = 3600
 
 
 def answer_shown(frame: Any) -> bool:
@@ -145,7 +135,9 @@ def test_the_last_answer_is_shown_on_the_final_results_and_a_step_goes_back(
     clicker waited 10 s for the results to close by themselves.)"""
     sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
-    in_the_menu(tmp_path, monkeypatch, last_answer_on_the_final_results(keys, seen, sent))
+    # the results up until a key closes them (by themselves, after 10 s, they went back without the fix)
+    in_the_menu(tmp_path, monkeypatch, last_answer_on_the_final_results(keys, seen, sent),
+                packs={"two.csv": PACK}, results_s=KEPT_UP_S)
     assert seen["answer"], seen
     assert "Esc / Enter / page down / right arrow: back to the menu" in seen["hint"], seen["hint"]
     assert seen["back"], seen
