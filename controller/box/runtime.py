@@ -448,6 +448,11 @@ class Box(InputLayer):
         #: deciding process's lamps. With it, a step whose horizon passes the decision of the race the
         #: engine declared (``FirstPress``) lights the winner before the engine's own step
         self.first_lamp: Callable[[int, str], int | None] | None = None
+        #: where the host station's presses go once the game is finished (the deciding process's host keys:
+        #: ``DecidingGame.key``): on the final results the host box's own buttons do as the screen's keys and
+        #: the host page's buttons (a step forward the game takes no more closes them: ``leaves_results``).
+        #: None: to the game, as in a replay (in the game they stay on the timeline, in order with the stations')
+        self.results_keys: Callable[[str, int], object] | None = None
         #: (station, when its lamp went on) of this step's early lamp (the deciding thread resets it;
         #: when: None also after a miss, so the lamps are put back to the statuses, that moment unreported)
         self.first_lit: tuple[int, int | None] | None = None
@@ -1293,6 +1298,9 @@ class Box(InputLayer):
             self._seen(item.t_us, decided=True)
             return self._apply(item)
         press = item
+        if press.station == HOST_STATION and self.results_keys is not None and self.engine.finished:
+            self.results_keys(press.input, press.t_us)  # journaled as what the host key then does
+            return []
         if press.station != HOST_STATION and press.t_us < self.late_before_us():
             return self._late_evidence(press)
         self._write(PressRecord(press, self.now_us))
