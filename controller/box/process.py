@@ -503,7 +503,7 @@ class DecidingGame:
 
     def host_key(self, name: str, t_us: int) -> list[GameEvent]:
         """A host key (on the deciding thread, the box locked): the screen's keys, the host page's game
-        buttons (its phones' server sends them by name: ``PhonesLink.press``), and the host box's own
+        buttons (its phones' server sends them by name: ``PhonesLink.host_key``), and the host box's own
         buttons once the game is finished (``Box.results_keys``). On the final results a step forward the
         game has no use for any more (a clicker's next, next, arm: after the last answer was shown, if it
         was not: ``Box.leaves_results``) closes them, as Enter does: back to the menu, never a key that
