@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from controller.box.inputs import HOST_STATION
-from controller.box.press import InputNotice, Press
+from controller.box.press import InputNotice
 from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED
 from controller.box.timeline import box_now_us
 from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
@@ -246,7 +246,7 @@ class ServedGame(Protocol):
     @property
     def host_paused(self) -> bool: ...
     def deliver_action(self, action: Action) -> None: ...
-    def press(self, press: Press) -> None: ...
+    def host_key(self, name: str, t_us: int) -> None: ...
     def notice(self, notice: InputNotice) -> None: ...
 
 
@@ -1137,9 +1137,8 @@ class CompanionServer(LoopThread):
         self._host_seq[ws] = seq
 
     def _host_action(self, action: object) -> None:
-        """A host button: the game's own (through the host station, as the
-        host box's buttons: ``host_aliases`` apply), or the box's pause,
-        carry on and end."""
+        """A host button: the game's own (a host key by name, as the screen's keys: ``host_aliases``
+        apply, and on the final results a step forward closes them), or the box's pause, carry on and end."""
         snap = self.publisher.latest
         if not isinstance(action, str) or action not in snap.host_actions:
             raise Refused(_("no such host button") if self.publisher.live else messages()["between"])
@@ -1150,7 +1149,7 @@ class CompanionServer(LoopThread):
             log.info("companion: the host ended %s", self.box.spec.title)
             self.end_game()
         else:
-            self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
+            self.box.host_key(action, self.clock())
 
     def _start_next(self) -> None:
         """The host page's "start" between the menu's games: the menu starts its next game (while

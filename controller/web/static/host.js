@@ -271,13 +271,14 @@
     }
   }
 
-  // The game's end, big in place of the first bell: who won (the names the page shows now).
+  // The game's end, big in place of the first bell: who won, named as the final results on the big
+  // screen name them (a team quiz's team, not its players); nobody when nobody scored.
   function renderResult(m) {
     const node = $("result"), shown = m.live && m.finished;
     Box.clear(node);
     node.className = shown ? "first result" : "first result hidden";
     if (!shown) return;
-    const names = (m.winners || []).map((seat) => (m.players[seat] || {}).name).filter((name) => name);
+    const names = m.won_by || [];
     node.appendChild(Box.el("div", { cls: "label", text: Box.text("over") }));
     node.appendChild(Box.el("div", { cls: "name", text: names.length ? Box.text("result_won").replace("{winner}", names.join(", "))
                                                                       : Box.text("result_none") }));
