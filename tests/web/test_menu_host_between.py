@@ -16,9 +16,8 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
-from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Frame, Kiosk, Reached, Script, Steps, menu_args
+from tests.display.kiosk import Frame, Reached, Script, Steps, in_the_menu
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import PACK, first_question_won_by, until
 from tests.web.phones import SCREENS
@@ -68,23 +67,11 @@ def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str],
     yield [pygame.K_ESCAPE]
 
 
-def quiz_evening(script: Script, language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Kiosk:
-    """``menu --web 0`` for three players in ``language``, a two-question pack in its packs folder, its
-    screen's keys and what it shows driven by ``script`` (as the kiosk runs it); its kiosk once it quit."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    kiosk = Kiosk(monkeypatch, script)
-    assert main(["--lang", language, *menu_args(tmp_path, "--players", "3", "--web", "0")]) == 0
-    return kiosk
-
-
 @pytest.mark.parametrize("language", ["cs"])
 def test_between_the_menu_s_games_the_host_page_keeps_no_question_card(
         language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         small_phone: Any) -> None:  # noqa: F811 (the fixture)
     seen: dict[str, Any] = {}
-    kiosk = quiz_evening(evening(seen, small_phone(), capsys, language), language, tmp_path, monkeypatch)
-    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    in_the_menu(tmp_path, monkeypatch, evening(seen, small_phone(), capsys, language), language=language,
+                packs={"two.csv": PACK}, web=True, seen=seen)
     assert seen.get("in game") and seen.get("between"), seen

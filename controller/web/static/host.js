@@ -405,9 +405,11 @@
     const saved = menu ? "pack_saved" : "pack_saved_play";
     Box.status($("status"), Box.text(answer.saved ? saved : "pack_refused"), answer.saved ? "good" : "bad");
     if (!answer.saved) {  // a refusal stays until the host dismisses it, a pack is saved or a game starts
-      const dismiss = Box.el("button", { cls: "dismiss", type: "button", text: Box.text("dismiss") });
+      // a ✕ (drawn by the stylesheet: the status's text stays the box's one line), named for a screen reader
+      const dismiss = Box.el("button", { cls: "dismiss", type: "button", "aria-label": Box.text("dismiss"),
+                                         title: Box.text("dismiss") });
       dismiss.addEventListener("click", () => packSaid());
-      $("status").appendChild(dismiss);
+      $("status").prepend(dismiss);  // first: it floats at the top right of the word
     }
     packShown = true;
   });
