@@ -172,6 +172,7 @@ def messages() -> dict[str, str]:
                              "its menu."),
         "pack_saved_play": _("Pack saved: the menu's pack row offers it the next time the box runs its menu."),
         "pack_refused": _("The pack was not saved: fix each problem below and upload it again."),
+        "dismiss": _("Dismiss"),  # the host page's refused upload: its word and lines gone
         "tie_title": _("Tie: tap who answers"),
         "tie_note": _("Or let the box draw fairly (the screen's key {key})."),
         # the host page at a game's end: who won (as the menu's evening row says it), in place of the last first bell
@@ -376,7 +377,7 @@ class Publisher:
     #: the game is one of the menu's evening (its results close back to the menu), not ``play``'s
     evening = False
 
-    def __init__(self, box: Box | GameAtStart, next_game: Callable[[], Mapping[str, Any]] | None = None, *,
+    def __init__(self, box: Box | GameAtStart, next_game: Callable[[], Mapping[str, Any] | None] | None = None, *,
                  evening: bool = False) -> None:
         self.box: Box | GameAtStart = box
         #: a game is running on ``box`` (False between the menu's games)
@@ -700,7 +701,7 @@ class RelayedPublisher(Publisher):
         self.starting, self.roll_call = False, None
         return super().detach()
 
-    def closed(self, final: Snapshot, next_game: Callable[[], Mapping[str, Any]] | None) -> None:
+    def closed(self, final: Snapshot, next_game: Callable[[], Mapping[str, Any] | None] | None) -> None:
         """The game closed: from now on the pages are ``final``, the deciding
         process's own of the closed game (no game running, its last scores, no
         move offered), with the menu's ``next_game`` on the host page."""

@@ -203,9 +203,10 @@ class Phones:
             self.publisher.starting = False
 
     # -- the menu's evening: the host page's lobby between games ---------------------------------
-    def next_game(self) -> dict[str, Any]:
-        """The menu's next game as it last said it (the host page between games), startable from there."""
-        return {**self.next, "startable": True} if self.next else {}
+    def next_game(self) -> dict[str, Any] | None:
+        """The menu's next game as it last said it (the host page between games), startable from there;
+        None (``null`` on the page, as outside the menu) while the menu has not said it yet."""
+        return {**self.next, "startable": True} if self.next else None
 
     def renamed(self, seat: int, name: str) -> None:
         """A name typed on the host page: the menu's next games (a running game takes its own notice)."""
