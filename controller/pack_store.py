@@ -96,8 +96,9 @@ def too_large(name: str) -> str:
 
 def save_pack(folder: Path, name: str, data: bytes) -> Saved:
     """Check ``data`` (a pack file called ``name``) with the packs checker and,
-    when it can be played, save it in ``folder`` under a safe, free name.
-    A pack with problems is not saved: its lines say each problem."""
+    when it can be played, save it in ``folder`` under a safe, free name; its
+    lines then list the rows left out (a bad row beside good ones, as the
+    quiz plays it). A pack that cannot be played is not saved: its lines say why."""
     safe = safe_name(name)
     if safe is None:
         return Saved(None, (_("{name}: not a pack file name; send a .csv, .json, .xlsx or .ods file").format(name=name[:80]),))

@@ -196,6 +196,8 @@ class Played:
     #: the question it stood at and how many there are (games with questions), else None
     question: int | None = None
     questions_total: int | None = None
+    #: who won, by name, as the final results name them (a team quiz's teams; none: nobody won)
+    won_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

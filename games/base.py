@@ -200,9 +200,12 @@ class Outcome:
 
 
 def best_of(scores: Sequence[int]) -> tuple[int, ...]:
-    """The players with the top score (all of them when it is shared)."""
+    """The players with the top score (all of them when it is shared); nobody
+    when nobody scored: everyone on the same score of nothing (or less) is no
+    win (a quiz where every answer was missed has no winner, not everyone)."""
     top = max(scores, default=0)
-    return tuple(p for p, s in enumerate(scores) if s == top)
+    best = tuple(p for p, s in enumerate(scores) if s == top)
+    return () if top <= 0 and len(best) == len(scores) else best
 
 
 @runtime_checkable

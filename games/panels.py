@@ -159,7 +159,18 @@ class TextEntry:
     type: str = field(default="text", init=False)
 
 
-Widget = Heading | Note | Hand | Buttons | GuessPad | Facts | TextEntry
+@dataclass(frozen=True)
+class Chosen:
+    """A choice this seat has made and can no longer change (an all-play answer locked
+    in): ``title`` says what it was for, ``choice`` the choice, large. Built from the
+    seat's own private view, so every phone and tab of that seat shows it, after a reload too."""
+
+    title: str
+    choice: str
+    type: str = field(default="locked", init=False)
+
+
+Widget = Heading | Note | Hand | Buttons | GuessPad | Facts | TextEntry | Chosen
 
 
 @dataclass(frozen=True)

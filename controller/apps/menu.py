@@ -170,7 +170,7 @@ def evening_game(played: Played, journal: str) -> EveningGame:
     question = played.question if not played.finished else None
     return EveningGame(
         journal, get(played.game).title, time.strftime("%H:%M"), played.finished,
-        winners=tuple(names[p] for p in played.winners or () if 0 <= p < len(names)),
+        winners=played.won_by,
         standings=tuple((names[p] if p < len(names) else str(p + 1), scores[p]) for p in order),
         question=(question, played.questions_total) if question else None)
 

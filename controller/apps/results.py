@@ -41,7 +41,9 @@ from controller.box.results.quiz import (
 )
 from controller.box.results.quiz_record import QuestionRecord, Results
 from controller.box.runtime import Box
+from games import registry
 from games.arbitration import format_margin, format_ms
+from games.base import UnknownGameError
 from games.i18n import _
 from games.quiz.engine import QuizEngine
 from games.quiz.teams import team_colour_name
@@ -52,7 +54,16 @@ log = logging.getLogger("buzzerbox.results")
 def check_game(game: str, path: str | Path) -> None:
     if game not in RESULT_GAMES:
         raise UsageError(_("{file} is a {game} game; results are kept for quiz games: "
-                           "`buzzerbox replay {file} --json` shows its outcome").format(file=path, game=game))
+                           "`buzzerbox replay {file} --json` shows its outcome").format(file=path, game=game_title(game)))
+
+
+def game_title(game: str) -> str:
+    """A game's name as a person reads it ("Piepmatz", "Reakční souboj"), not its id;
+    an id the box does not know (a newer box's journal) as it is."""
+    try:
+        return _(registry.get(game).title)
+    except UnknownGameError:
+        return game
 
 
 def results_of(path: str) -> Results:

@@ -176,6 +176,7 @@ class DecidingGame:
         self.decider = Decider(box, self.game_now, self.light, after=self.publish, rehearse=self.rehearse_light)
         if lights is not None:  # a race the engine declared lights its winner before the engine's step
             box.first_lamp = self.first_light
+        box.results_keys = self.key  # the host box's own buttons on the final results: host keys
 
     def game_now(self) -> int:
         return box_now_us() + self.box.time_offset_us
@@ -485,8 +486,7 @@ class DecidingGame:
         elif isinstance(message, p.ActionInput):
             box.deliver_action(message.action)
         elif isinstance(message, p.HostKey):
-            name, t_us = message.name, message.t_us
-            self.decider.submit(lambda: self.host_key(name, t_us))
+            self.key(message.name, message.t_us)
         elif isinstance(message, p.Shown):
             self.awaiting_show = False
             t_shown = message.t_us
@@ -497,13 +497,17 @@ class DecidingGame:
         else:
             log.warning("a viewer sent a %s message, which only the deciding process sends: ignored", message.TAG)
 
+    def key(self, name: str, t_us: int) -> None:
+        """A host key (game µs), decided on the deciding thread before its next step (``host_key``)."""
+        self.decider.submit(lambda: self.host_key(name, t_us))
+
     def host_key(self, name: str, t_us: int) -> list[GameEvent]:
-        """A host key from a viewer (on the deciding thread, the box locked): the screen's keys, and the
-        host page's game buttons its phones' server sends by name (``PhonesLink.press``). On the final
-        results a step forward the game has no use for any more (a clicker's next, next, arm: after the
-        last answer was shown, if it was not: ``Box.leaves_results``) closes them, as Enter does: back to
-        the menu, never a key that "does nothing". A key the game takes there (the reveal, an undo) shows
-        the results ``results_s`` anew."""
+        """A host key (on the deciding thread, the box locked): the screen's keys, the host page's game
+        buttons (its phones' server sends them by name: ``PhonesLink.host_key``), and the host box's own
+        buttons once the game is finished (``Box.results_keys``). On the final results a step forward the
+        game has no use for any more (a clicker's next, next, arm: after the last answer was shown, if it
+        was not: ``Box.leaves_results``) closes them, as Enter does: back to the menu, never a key that
+        "does nothing". A key the game takes there (the reveal, an undo) shows the results ``results_s`` anew."""
         box = self.box
         if not box.engine.finished:
             return box.host_button(name, t_us)
@@ -611,6 +615,7 @@ class DecidingGame:
         deadline = time.monotonic() + CLOSE_WAIT_S
         said = False
         box.handed_over()  # (the deciding thread stopped: this is no pause of the box's)
+        box.results_keys = None  # (nothing decides host keys any more: a host button's press is the game's)
         while True:
             box.arrived.clear()
             with box.lock:

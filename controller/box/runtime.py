@@ -448,6 +448,13 @@ class Box(InputLayer):
         #: deciding process's lamps. With it, a step whose horizon passes the decision of the race the
         #: engine declared (``FirstPress``) lights the winner before the engine's own step
         self.first_lamp: Callable[[int, str], int | None] | None = None
+        #: where the host station's presses go once the game is finished (the deciding process's host keys:
+        #: ``DecidingGame.key``): on the final results the host box's own buttons do as the screen's keys and
+        #: the host page's buttons (a step forward the game takes no more closes them: ``leaves_results``).
+        #: None: to the game, as in a replay (in the game they stay on the timeline, in order with the stations')
+        self.results_keys: Callable[[str, int], object] | None = None
+        #: host keys by name (game µs) from another thread, decided at the next step (``host_key``)
+        self._keys: deque[tuple[str, int]] = deque()
         #: (station, when its lamp went on) of this step's early lamp (the deciding thread resets it;
         #: when: None also after a miss, so the lamps are put back to the statuses, that moment unreported)
         self.first_lit: tuple[int, int | None] | None = None
@@ -626,6 +633,8 @@ class Box(InputLayer):
                 self._submit(out.t_us, out)
             else:
                 events += self.apply_notice(out)
+        while self._keys:  # (what came with them is on the timeline already: decided in order with them)
+            events += self.host_button(*self._keys.popleft())
         return events + self._settle(until[-1] if until else None) + self._journal_changed(now_us)
 
     def journal_notice(self) -> str | None:
@@ -686,6 +695,13 @@ class Box(InputLayer):
             return False
         legal = self.engine.legal_actions(None) if legal is None else legal
         return self.host_kind(name, legal) not in legal
+
+    def host_key(self, name: str, t_us: int) -> None:
+        """A host key by name, stamped on the box's clock, from another thread: the host page's game button
+        (``CompanionServer`` in this process; the phones' server of a deciding process sends it as a ``HostKey``
+        instead), decided at the next step as the deciding process decides it (``host_button``)."""
+        self._keys.append((name, t_us + self.time_offset_us))
+        self.arrived.set()
 
     def host_button(self, name: str, t_us: int) -> list[GameEvent]:
         """A host key by name (the keyboard's, a presenter clicker's): ``blank``
@@ -1293,6 +1309,9 @@ class Box(InputLayer):
             self._seen(item.t_us, decided=True)
             return self._apply(item)
         press = item
+        if press.station == HOST_STATION and self.results_keys is not None and self.engine.finished:
+            self.results_keys(press.input, press.t_us)  # journaled as what the host key then does
+            return []
         if press.station != HOST_STATION and press.t_us < self.late_before_us():
             return self._late_evidence(press)
         self._write(PressRecord(press, self.now_us))

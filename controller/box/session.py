@@ -45,7 +45,7 @@ from controller.box.runtime import (
 )
 from controller.box.sources.base import InputSink, Source, SourceError
 from controller.box.timeline import box_now_us
-from controller.box.views import GameAtStart, Snapshot, first_snapshot
+from controller.box.views import GameAtStart, Snapshot, first_snapshot, won_by
 from controller.system import signals
 from games.base import STATION_CHOICES, BuzzerBoxError, GameSettings, GameSpec, OptionError
 from games.i18n import LANGUAGE_NAMES, LANGUAGES, N_, _
@@ -586,7 +586,8 @@ def played_of(box: Box) -> protocol.Played:
     return protocol.Played(
         box.spec.name, tuple(box.station_names), bool(engine.finished), box.summary(), tuple(scores),
         None if outcome is None else tuple(outcome.winners),
-        question if type(question) is int else None, total if type(total) is int else None)
+        question if type(question) is int else None, total if type(total) is int else None,
+        tuple(won_by(engine, box.station_names)))
 
 
 def played_from_journal(path: str | Path) -> protocol.Played:

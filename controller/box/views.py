@@ -130,7 +130,6 @@ def messages() -> dict[str, str]:
         "phase": _("Phase"),
         "over": _("Game over"),
         "sent": _("Sent"),
-        "locked_in": _("{title}: locked in"),
         "seat": _("Seat"),
         "decimal": format_number(0.5, 1)[1],  # the decimal sign the language writes
         "pause": _("Pause"),
@@ -143,6 +142,8 @@ def messages() -> dict[str, str]:
         "paused_note": _("The game is paused: the clocks stand still and the bells do nothing."),
         "between": _("No game running: choose the next one in the menu on the big screen."),
         "starting": _("The game is about to start."),
+        # the scoreboard between the menu's games: the closed game's final scores stay, none of its words
+        "board_between": _("No game running"),
         "roll_call": _("Roll call: every station presses its button once. Not heard from yet: {missing}"),
         "names": _("Names"),
         "teams": _("Teams"),
@@ -171,6 +172,7 @@ def messages() -> dict[str, str]:
                              "its menu."),
         "pack_saved_play": _("Pack saved: the menu's pack row offers it the next time the box runs its menu."),
         "pack_refused": _("The pack was not saved: fix each problem below and upload it again."),
+        "dismiss": _("Dismiss"),  # the host page's refused upload: its word and lines gone
         "tie_title": _("Tie: tap who answers"),
         "tie_note": _("Or let the box draw fairly (the screen's key {key})."),
         # the host page at a game's end: who won (as the menu's evening row says it), in place of the last first bell
@@ -194,6 +196,17 @@ def has_seats(engine: Any) -> bool:
 
 
 _TAKES_A_SEAT: dict[type, bool] = {}
+
+
+def won_by(engine: Any, names: Sequence[str]) -> list[str]:
+    """Who won a finished game, by name, as its final results name them (the engine's ``won_by``:
+    a team quiz's teams), else its outcome's winners' ``names``; nobody while it goes on, or when
+    the game says nobody won. The host page's result and the menu's evening (``Played.won_by``)."""
+    named = getattr(engine, "won_by", None)
+    if callable(named):
+        return [str(name) for name in named(names)]
+    outcome = engine.outcome() if engine.finished and hasattr(engine, "outcome") else None
+    return [] if outcome is None else [names[s] if 0 <= s < len(names) else str(s + 1) for s in outcome.winners]
 
 
 def phones_wanted(engine: Any) -> bool:
@@ -364,7 +377,7 @@ class Publisher:
     #: the game is one of the menu's evening (its results close back to the menu), not ``play``'s
     evening = False
 
-    def __init__(self, box: Box | GameAtStart, next_game: Callable[[], Mapping[str, Any]] | None = None, *,
+    def __init__(self, box: Box | GameAtStart, next_game: Callable[[], Mapping[str, Any] | None] | None = None, *,
                  evening: bool = False) -> None:
         self.box: Box | GameAtStart = box
         #: a game is running on ``box`` (False between the menu's games)
@@ -529,7 +542,8 @@ class Publisher:
                 "uses_seats": uses_seats, "players": players, "teams": teams,
                 "next": next_game, "cue": host_cue(engine, uses_seats),
                 "first_press": self.first_press(view, margins, players),
-                "winners": board["winners"],  # the game's end: the host page says who won
+                "winners": board["winners"],
+                "won_by": won_by(engine, box.station_names),  # the game's end: the host page says who won
                 "tie": [{"seat": seat, "name": players[seat]["name"]} for seat in tied],
                 "pick_keys": [key.upper() for key, action in spec.host_keys.items() if action == PICK],
                 "journal": box.journal_notice()}  # one line while the journal cannot be written
@@ -687,7 +701,7 @@ class RelayedPublisher(Publisher):
         self.starting, self.roll_call = False, None
         return super().detach()
 
-    def closed(self, final: Snapshot, next_game: Callable[[], Mapping[str, Any]] | None) -> None:
+    def closed(self, final: Snapshot, next_game: Callable[[], Mapping[str, Any] | None] | None) -> None:
         """The game closed: from now on the pages are ``final``, the deciding
         process's own of the closed game (no game running, its last scores, no
         move offered), with the menu's ``next_game`` on the host page."""
@@ -702,7 +716,8 @@ class RelayedPublisher(Publisher):
         if self.roll_call is not None:  # a player the host renamed meanwhile: named so at once, not at the game's start
             snap = renamed(snap, {int(seat): str(name) for seat, name in self.roll_call.get("names") or ()})
         return replace(snap, host=json.dumps({**json.loads(snap.host), "starting": True,
-                                              "roll_call": None if missing is None else {"missing": missing}}))
+                                              "roll_call": None if missing is None else {"missing": missing}}),
+                       board=json.dumps({**json.loads(snap.board), "starting": True}))  # not "no game running"
 
     def on_events(self, events: list[GameEvent]) -> None:
         """Nothing: the snapshots come from the deciding process."""

@@ -71,7 +71,8 @@ class EveningGame:
     at: str
     #: played to its end (Enter: its results again), else ended early (Enter: carry on where it stopped)
     finished: bool
-    #: who won (a game played to its end), by name
+    #: who won (a game played to its end), by name as its final results name them (a team quiz's teams);
+    #: none in a game played to its end: nobody won (nobody scored)
     winners: tuple[str, ...] = ()
     #: everyone's name and score, best first
     standings: tuple[tuple[str, int], ...] = ()
@@ -89,7 +90,8 @@ class EveningGame:
     def facts(self) -> list[str]:
         """Who won, or where it stopped, and the standings (the host page says these too)."""
         board = ", ".join(f"{name} {score}" for name, score in self.standings)
-        lines = [_("{winner} won").format(winner=", ".join(self.winners))] if self.winners else []
+        lines = ([_("{winner} won").format(winner=", ".join(self.winners))] if self.winners
+                 else [_("No winner")] if self.finished else [])
         if not self.finished and self.question is not None:
             n, total = self.question
             lines.append(_("Stopped at question {n} of {total}").format(n=n, total=total) if total

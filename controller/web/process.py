@@ -43,8 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller import channel
 from controller import protocol as p
-from controller.box.inputs import HOST_STATION
-from controller.box.press import InputNotice, Press
+from controller.box.press import InputNotice
 from controller.box.views import RelayedPublisher, Snapshot, snapshot_from, snapshot_message
 from controller.pack_store import Saved
 from controller.peer import PEER_WAIT_S, PeerLink, ViewedGame, add_peer_args, remove_private
@@ -101,14 +100,11 @@ class PhonesLink(ViewedGame):
     def deliver_action(self, action: Action) -> None:
         self.peer.send(p.ActionInput(action))
 
-    def press(self, press: Press) -> None:
-        """The host page's game button (a press of the host station, stamped on the box's clock): to the
-        deciding process as a host key by name (game time), decided there as the screen's keys
-        (``DecidingGame.host_key``: on the final results "next" reveals the last answer, then goes back)."""
-        if press.station == HOST_STATION:
-            self.send_or_hold(p.HostKey(press.input, press.t_us + self.view.offset_us))
-        else:
-            self.send_or_hold(p.PressInput(press))
+    def host_key(self, name: str, t_us: int) -> None:
+        """The host page's game button (stamped on the box's clock): to the deciding process as a host key
+        by name (game time), decided there as the screen's keys (``DecidingGame.host_key``: on the final
+        results "next" reveals the last answer, then goes back)."""
+        self.send_or_hold(p.HostKey(name, t_us + self.view.offset_us))
 
     def notice(self, notice: InputNotice) -> None:
         self.send_or_hold(p.NoticeInput(notice))
@@ -207,9 +203,10 @@ class Phones:
             self.publisher.starting = False
 
     # -- the menu's evening: the host page's lobby between games ---------------------------------
-    def next_game(self) -> dict[str, Any]:
-        """The menu's next game as it last said it (the host page between games), startable from there."""
-        return {**self.next, "startable": True} if self.next else {}
+    def next_game(self) -> dict[str, Any] | None:
+        """The menu's next game as it last said it (the host page between games), startable from there;
+        None (``null`` on the page, as outside the menu) while the menu has not said it yet."""
+        return {**self.next, "startable": True} if self.next else None
 
     def renamed(self, seat: int, name: str) -> None:
         """A name typed on the host page: the menu's next games (a running game takes its own notice)."""

@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from aiohttp import WSMsgType, web
 
 from controller.box.inputs import HOST_STATION
-from controller.box.press import InputNotice, Press
+from controller.box.press import InputNotice
 from controller.box.runtime import HOST_CONTINUED, HOST_PAUSED, RENAMED
 from controller.box.timeline import box_now_us
 from controller.box.views import PICK, Publisher, Snapshot, messages, move_key, station_kinds
@@ -98,6 +98,10 @@ HOST_MESSAGES: dict[str, tuple[str, ...]] = {"host": ("action",), "reissue": ("s
                                              "rotate_pin": (), "pick": ("seat",), "start": ()}
 #: how long the HDMI screen shows the PIN when a logged-in host asks (a co-host types it meanwhile)
 PIN_SHOWN_S = 60.0
+#: how often every page's socket hears the box (``{"type": "alive"}``) when nothing else is said: a page that
+#: hears nothing for 2.5 times this (``Box.SILENT_MS`` in common.js) says its link is lost and opens a new one
+KEEPALIVE_S = 10.0
+ALIVE = json.dumps({"type": "alive"})
 #: between the menu's games, how often the host page's "next game" is compared with the menu's
 NEXT_GAME_POLL_S = 1.0
 #: how long a server started again holds the sockets for the seats the deciding process kept (``settle``):
@@ -242,7 +246,7 @@ class ServedGame(Protocol):
     @property
     def host_paused(self) -> bool: ...
     def deliver_action(self, action: Action) -> None: ...
-    def press(self, press: Press) -> None: ...
+    def host_key(self, name: str, t_us: int) -> None: ...
     def notice(self, notice: InputNotice) -> None: ...
 
 
@@ -323,6 +327,7 @@ class CompanionServer(LoopThread):
         self.on_secrets: Callable[[dict[str, Any]], None] | None = None
         self._secrets_told: dict[str, Any] | None = None  # what ``on_secrets`` was last given
         self._watcher: asyncio.Task[None] | None = None
+        self._alive: asyncio.Task[None] | None = None  # the keepalive (``KEEPALIVE_S``)
         #: it holds the seats it serves (its own, or those ``settle`` restored): sockets are let in
         self._settled = threading.Event()
         if not awaits_seats:
@@ -541,6 +546,7 @@ class CompanionServer(LoopThread):
         else:  # none handed back in time (no deciding process listens): it serves its own new seats
             loop.call_later(SEATS_WAIT_S, self._unsettled)
         self._watcher = loop.create_task(self._watch_next_game())
+        self._alive = loop.create_task(self._keep_alive())
 
     def _turned(self) -> None:
         self.quiet.warning("connections", "companion: %d connections open; closed another",
@@ -586,6 +592,16 @@ class CompanionServer(LoopThread):
                 with self.box.lock:
                     self.publisher.publish()
 
+    async def _keep_alive(self) -> None:
+        """Every page's socket hears the box every ``KEEPALIVE_S`` (the protocol's pings never reach a
+        page's script): a page that stops hearing it knows its link is lost (a phone gone offline)."""
+        while True:
+            await asyncio.sleep(KEEPALIVE_S)
+            everyone = {*self._waiting, *self._host_sockets, *self._board_sockets, *self._pickers,
+                        *(w for group in self._seat_sockets.values() for w in group)}
+            for ws in everyone:
+                asyncio.ensure_future(self._send(ws, ALIVE))
+
     def _ended_text(self) -> str:
         """The last word to every page when the server stops: the game is
         over, thanks, and the final scores (public: what the strip showed)."""
@@ -597,8 +613,9 @@ class CompanionServer(LoopThread):
                                                         for p in players if isinstance(p, dict)]})
 
     async def _shutdown(self) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
+        for task in (self._watcher, self._alive):
+            if task is not None:
+                task.cancel()
         ended = self._ended_text()
         everyone = [*self._host_sockets, *self._board_sockets, *self._pickers,
                     *(w for group in self._seat_sockets.values() for w in group)]
@@ -1120,9 +1137,8 @@ class CompanionServer(LoopThread):
         self._host_seq[ws] = seq
 
     def _host_action(self, action: object) -> None:
-        """A host button: the game's own (through the host station, as the
-        host box's buttons: ``host_aliases`` apply), or the box's pause,
-        carry on and end."""
+        """A host button: the game's own (a host key by name, as the screen's keys: ``host_aliases``
+        apply, and on the final results a step forward closes them), or the box's pause, carry on and end."""
         snap = self.publisher.latest
         if not isinstance(action, str) or action not in snap.host_actions:
             raise Refused(_("no such host button") if self.publisher.live else messages()["between"])
@@ -1133,7 +1149,7 @@ class CompanionServer(LoopThread):
             log.info("companion: the host ended %s", self.box.spec.title)
             self.end_game()
         else:
-            self.box.press(Press(HOST_STATION, action, self.clock(), WEB_PRECISION_US))
+            self.box.host_key(action, self.clock())
 
     def _start_next(self) -> None:
         """The host page's "start" between the menu's games: the menu starts its next game (while

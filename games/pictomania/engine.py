@@ -68,6 +68,12 @@ DONE = "done"  # the bell (or the phone's "done"); args {"token": value} with to
 #: itself: the bell stays on the station); args {"token": value} (0: none), {} = the highest left
 CHOOSE = "choose_token"
 ADMIT = "admit_wrong"  # "I drew the wrong word" (host may send it with args {"player": seat})
+#: what a refusal calls a player's action, in the words a person reads (never the action's id:
+#: "drawn" read as "rozegrany" in Polish)
+ACTION_WORDS: dict[str, str] = {
+    GUESS: N_("guessing"), DRAWN: N_("finishing a drawing"), DONE: N_("ringing the bell"),
+    CHOOSE: N_("choosing a token"),
+}
 #: host actions
 SWAP = "swap"  # args {"card": "A" | "B" | "C"}: replace a card nobody knows
 START = "start"
@@ -81,6 +87,14 @@ class Phase(str, Enum):
     REVIEW = "review"
     REVEALED = "revealed"
     OVER = "over"
+
+
+#: where the game is, as a refusal says it ("…; now: the answers are revealed"), never the phase's id
+PHASE_WORDS: dict[Phase, str] = {
+    Phase.CARDS: N_("the word cards are on show"), Phase.DRAWING: N_("the players are drawing"),
+    Phase.REVIEW: N_("the round waits for the reveal"), Phase.REVEALED: N_("the answers are revealed"),
+    Phase.OVER: N_("the game is over"),
+}
 
 
 class Status(str, Enum):
@@ -396,7 +410,7 @@ class PictomaniaEngine:
         if kind == SWAP:
             return self._swap(action)
         if kind == START:
-            self._need(Phase.CARDS, "start")
+            self._need(Phase.CARDS, N_("starting the round"))
             self._deal()
             self.phase = Phase.DRAWING
             return [GameEvent(EventKind.SHOW, t, data={"round": self.round.number, "deck": self.round.deck})]
@@ -407,10 +421,10 @@ class PictomaniaEngine:
             self._check_seat(player)
             return self._admit(player, t)
         if kind == REVEAL:
-            self._need(Phase.REVIEW, "reveal")
+            self._need(Phase.REVIEW, N_("revealing the answers"))
             return self._score(t)
         if kind == NEXT:
-            self._need(Phase.REVEALED, "next")
+            self._need(Phase.REVEALED, N_("the next round"))
             if self.round.number == self.rounds:
                 self.phase = Phase.OVER
                 return [GameEvent("game_over", t, data={"totals": list(self.totals), "winners": self.winners()})]
@@ -422,8 +436,8 @@ class PictomaniaEngine:
 
     def _need(self, phase: Phase, what: str) -> None:
         if self.phase is not phase:
-            raise RuleError(N_("{what} only in the {phase} phase; the game is in {now}"), what=what, phase=phase.value,
-                            now=self.phase.value)
+            raise RuleError(N_("{what} only when {phase}; now: {now}"), what=what, phase=PHASE_WORDS[phase],
+                            now=PHASE_WORDS[self.phase])
 
     def _swap(self, action: Action) -> list[GameEvent]:
         self._need(Phase.CARDS, N_("swapping a word card"))
@@ -448,8 +462,12 @@ class PictomaniaEngine:
         assert p is not None
         if kind == ADMIT:
             return self._admit(p, action.t_us)
+        if kind not in ACTION_WORDS:
+            raise RuleError(N_("player {n} cannot {kind!r}; now: {choices}"), n=p + 1, kind=kind,
+                            choices=", ".join(self.legal_actions(p)) or N_("nothing"))
         if self.phase is not Phase.DRAWING:
-            raise RuleError(N_("{kind!r} only while drawing; the game is in {phase}"), kind=kind, phase=self.phase.value)
+            raise RuleError(N_("{what} only while the players are drawing; now: {phase}"), what=ACTION_WORDS[kind],
+                            phase=PHASE_WORDS[self.phase])
         r = self.round
         if r.done_us[p] is not None:
             raise RuleError(N_("player {n} is done this round: no more drawing or guessing"), n=p + 1)
@@ -460,10 +478,7 @@ class PictomaniaEngine:
             return self._guess(action, p)
         if kind == DONE:
             return self._ring(action, p)
-        if kind == CHOOSE:
-            return self._choose(action, p)
-        raise RuleError(N_("player {n} cannot {kind!r}; now: {choices}"), n=p + 1, kind=kind,
-                        choices=", ".join(self.legal_actions(p)) or N_("nothing"))
+        return self._choose(action, p)  # CHOOSE: the last of ACTION_WORDS
 
     def _guess(self, action: Action, p: int) -> list[GameEvent]:
         r = self.round
@@ -550,7 +565,7 @@ class PictomaniaEngine:
 
     def _admit(self, p: int, t_us: int) -> list[GameEvent]:
         if self.phase not in (Phase.DRAWING, Phase.REVIEW):
-            raise RuleError(N_("a wrong drawing is admitted before the reveal; the game is in {phase}"), phase=self.phase.value)
+            raise RuleError(N_("a wrong drawing is admitted before the reveal; now: {phase}"), phase=PHASE_WORDS[self.phase])
         self.round.admitted.add(p)
         return [GameEvent("admitted", t_us, p)]
 

@@ -313,6 +313,11 @@ class Move:
 
 
 PLAYER_ACTIONS = ("play", "crow", "lay", "take", "final")
+#: each step as a refusal says it to a person ("now: laying a card"), never the step's id
+STEP_WORDS: dict[str, str] = {
+    "play": N_("playing a bird behind a perch"), "crow": N_("choosing the bird the crow takes"),
+    "lay": N_("laying a card"), "take": N_("taking a card from the offer"), "final": N_("laying the final two cards"),
+}
 #: hold a move until the seat's station confirms it; the station's button
 PROPOSE, CONFIRM = "propose", "confirm"
 
@@ -512,8 +517,8 @@ class PiepmatzEngine:
                 raise RuleError(N_("player {n} has laid their final cards; waiting for the others"), n=player + 1)
             raise RuleError(N_("it is player {turn}'s turn, not player {player}'s"), turn=self.current + 1, player=player + 1)
         if action.kind != self.phase.value:
-            raise RuleError(N_("now is the {step!r} step, not {kind!r}; send one of: {kinds}"), step=self.phase.value,
-                            kind=action.kind, kinds=", ".join(self.legal_actions(player)))
+            raise RuleError(N_("not now: {kind}; now: {step}"), step=STEP_WORDS[self.phase.value],
+                            kind=STEP_WORDS[action.kind])
         events: list[GameEvent] = []
         self._step(player, action.args, events)
         self.proposed = {

@@ -19,7 +19,7 @@ import bisect
 import copy
 import random
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar, Protocol
@@ -479,6 +479,7 @@ class RoundMode(Protocol):
     def resume(self, paused_us: int) -> None: ...
     def status(self, station: int) -> str | None: ...
     def all_play_view(self) -> dict[str, Any] | None: ...
+    def seat_view(self, station: int) -> dict[str, Any]: ...
     def host_moves(self, phase: Phase) -> list[str]: ...
     def mark(self, kind: str, t: int) -> list[GameEvent]: ...
     def arm(self, t: int) -> list[GameEvent]: ...
@@ -1054,10 +1055,11 @@ class QuizCore:
         return {"queue": queue, "places": places}
 
     def private_view(self, player: int | None) -> dict[str, Any]:
-        """A player sees nothing hidden. The host (``None``) sees the answer
+        """A player sees nothing hidden but their own (the round's mode's ``seat_view``: an all-play
+        answer locked in, for that seat's phones alone). The host (``None``) sees the answer
         from the start and the next question, to read ahead."""
         if player is not None:
-            return {}
+            return self.mode.seat_view(player)
         r = self.round
         q = self._question()
         following = self._question(r.question + 1)
@@ -1089,6 +1091,17 @@ class QuizCore:
         scores = self._by_station(self._team_scores())
         reason = EndReason(self.round.over) if self.round.over is not None else EndReason.QUESTIONS_DONE
         return Outcome(best_of(scores), reason, tuple(scores))
+
+    def won_by(self, names: Sequence[str]) -> list[str]:
+        """Who won, named as the final results name them: a team quiz's winning teams (its
+        stations play together), else the winners' ``names``; nobody while the game goes on
+        or when nobody won (``outcome``). The host page and the menu's evening say these."""
+        outcome = self.outcome()
+        if outcome is None:
+            return []
+        if self.team_count < len(self.teams):  # as the podium: one row per team
+            return [team_name(t, self.team_names) for t in dict.fromkeys(self.teams[s] for s in outcome.winners)]
+        return [names[s] if s < len(names) else str(s + 1) for s in outcome.winners]
 
     def summary(self) -> dict[str, Any]:
         """``winner``/``queue``/``margins_us``/``ties``: the buzz ranking of the

@@ -277,7 +277,7 @@ def _read(given: Path) -> tuple[Pack | None, list[PackProblem]]:
             return None, problems.in_file_order()
         parsed = _parse_rows(iter(rows), problems, None)
     elif suffix in (".csv", ".json"):
-        decoded = _decoded(data, problems)
+        decoded = _decoded(data, problems, suffix)
         if decoded is None:
             return None, problems.in_file_order()
         parsed = _parse_csv(decoded.text, problems) if suffix == ".csv" else _parse_json(decoded.text, path, problems)
@@ -296,8 +296,18 @@ def _read(given: Path) -> tuple[Pack | None, list[PackProblem]]:
                 encoding=decoded.encoding if decoded else "", sheet=sheet or ""), lines
 
 
-def _decoded(data: bytes, problems: _Problems) -> Decoded | None:
-    """The file's text (pack_files.decode), or one problem naming the first byte that is not UTF-8."""
+#: how to save a pack that is not text again, by its kind (the hint matches the file: a .json file is no spreadsheet's)
+_SAVE_AS_TEXT = {
+    ".csv": N_("byte 0x{byte:02x} is not text in UTF-8, UTF-16, cp1250 or cp1252 that the box can tell apart; save the "
+               "file as UTF-8 (in a spreadsheet: 'CSV UTF-8')"),
+    ".json": N_("byte 0x{byte:02x} is not text in UTF-8, UTF-16, cp1250 or cp1252 that the box can tell apart; a .json "
+                "pack is text: save it as UTF-8 in a text editor, or download it again"),
+}
+
+
+def _decoded(data: bytes, problems: _Problems, suffix: str) -> Decoded | None:
+    """The file's text (pack_files.decode), or one problem naming the first byte that is not UTF-8
+    and how to save a file of this kind (``suffix``: .csv or .json) as text."""
     decoded = decode(data)
     if decoded is None:
         start = 0
@@ -306,9 +316,7 @@ def _decoded(data: bytes, problems: _Problems) -> Decoded | None:
         except UnicodeDecodeError as e:
             start = e.start
         line = data[:start].count(b"\n") + 1
-        problems.add(Where(line), N_("byte 0x{byte:02x} is not text in UTF-8, UTF-16, cp1250 or cp1252 that the box "
-                                     "can tell apart; save the file as UTF-8 (in a spreadsheet: 'CSV UTF-8')"),
-                     byte=data[start] if data else 0)
+        problems.add(Where(line), _SAVE_AS_TEXT[suffix], byte=data[start] if data else 0)
     return decoded
 
 
@@ -676,12 +684,18 @@ def _opentdb_values(item: Any, where: Where, problems: _Problems) -> dict[str, A
     if isinstance(item.get("category"), str):
         values["category"] = html.unescape(item["category"])
     difficulty = item.get("difficulty")
+    if difficulty is None:  # missing or null: "difficulty is None" read as Python, not as the file
+        problems.add(where, N_("no difficulty; it must be easy, medium or hard"))
+        return None
     if not isinstance(difficulty, str) or difficulty not in OPENTDB_POINTS:
         problems.add(where, N_("difficulty is {value!r}; it must be easy, medium or hard"), value=difficulty)
         return None
     values["points"] = OPENTDB_POINTS[difficulty]
     kind = item.get("type")
     wrong = item.get("incorrect_answers")
+    if kind is None:
+        problems.add(where, N_("no type; it must be multiple or boolean"))
+        return None
     if kind not in ("multiple", "boolean"):
         problems.add(where, N_("type is {value!r}; it must be multiple or boolean"), value=kind)
         return None

@@ -12,6 +12,7 @@ from games.i18n import _
 from games.panels import (
     TYPED,
     Buttons,
+    Chosen,
     Heading,
     Note,
     PanelButton,
@@ -51,6 +52,11 @@ def panel(t: PhoneTable) -> PhonePanel:
     if answers:
         widgets.append(Buttons(_("Your answer"), tuple(
             PanelButton(_choice_label(m), PanelMove("answer", dict(m["args"]))) for m in answers)))
+    locked = t.private.get("locked")  # this seat's all-play answer, locked in: its own phones show it
+    if isinstance(locked, int) and not isinstance(locked, bool):
+        shown = list((t.public.get("ask") or {}).get("choices") or ())
+        widgets.append(Chosen(_("{title}: locked in").format(title=_("Your answer")),
+                              choice_label(locked, str(shown[locked]) if 0 <= locked < len(shown) else "")))
     if not widgets:
         widgets.append(Note(_("Nothing to do right now: wait for your turn.")))
     return PhonePanel(tuple(widgets))
@@ -58,6 +64,12 @@ def panel(t: PhoneTable) -> PhonePanel:
 
 def _choice_label(move: Mapping[str, Any]) -> str:
     """"B: Paris": the choice's letter and its text (the letter alone without one)."""
+    choice = int(move["args"]["choice"])
     preview = dict(move.get("preview") or {})
-    letter, text = next(iter(preview.items()), (chr(ord("A") + int(move["args"]["choice"])), ""))
-    return f"{letter}: {text}" if text else str(letter)
+    return choice_label(choice, str(preview.get(chr(ord("A") + choice), "")))
+
+
+def choice_label(choice: int, text: str) -> str:
+    """"B: Paris": a choice's letter and its text (the letter alone without one), as its button says it."""
+    letter = chr(ord("A") + choice)
+    return f"{letter}: {text}" if text else letter

@@ -16,6 +16,7 @@ from games.quiz.strip import worded_strip
 from games.quiz.teams import members_line, team_colour, team_members, team_name
 from games.toolkit import theme
 from games.toolkit.results import draw_podium, lists_everyone, on_stage, whole_on_podium
+from games.toolkit.results_words import won_stations
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import TEXT, Color, Layout, draw_text, fmt_ms, panel, wrap_lines
 
@@ -513,7 +514,7 @@ class QuizScene(Scene):
         if table_w < area.width:  # else the podium gave way to the table's right answers (sixteen players)
             if not lists_everyone(stage, lay, podium, label):  # thirteen tied for second: the table places them all
                 podium = on_stage(podium)
-            draw_podium(surface, stage, lay, podium, colour, label, amount)
+            draw_podium(surface, stage, lay, podium, colour, label, amount, crowned=bool(won_stations(rows)))
         table = pygame.Rect(area.right - table_w, area.top, table_w, area.height)
         per_half = -(-len(lines) // halves)  # sixteen players at 720 p: two tables side by side, everyone in one
         half_w = (table.width - (halves - 1) * 2 * lay.pad) // halves

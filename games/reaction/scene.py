@@ -113,11 +113,15 @@ class ReactionScene(Scene):
             pygame.draw.rect(surface, self.color(view, p), pygame.Rect(r.left, r.top, max(8, row_h // 4), r.height))
             inner = r.inflate(-4 * lay.pad, 0)
             # the times get the room they need (a time cut to "209.…" says nothing); a long name wraps
-            times_w = min(inner.width * 2 // 3, 2 * theme.TEXT.width("+888.8 ms", lay.min_text) + lay.pad)
+            # and "false start" as wide as its translation needs ("předčasný start"): it has both columns, no margin beside it
+            times_w = min(inner.width * 2 // 3, max(2 * theme.TEXT.width("+888.8 ms", lay.min_text) + lay.pad,
+                                                    theme.TEXT.width(_("false start"), lay.min_text) + lay.pad))
             name_w = inner.width - times_w
+            time_w = times_w if color == theme.BAD else times_w // 2  # a false start has no time behind it
             draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, name_w, r.height), align="left", min_size=lay.min_text)
-            draw_text(surface, time_text, lay.min_text, color, pygame.Rect(inner.left + name_w, r.top, times_w // 2, r.height), align="right", min_size=lay.min_text)
-            draw_text(surface, behind, lay.min_text, theme.MUTED, pygame.Rect(inner.left + name_w + times_w // 2, r.top, times_w - times_w // 2, r.height), align="right", min_size=lay.min_text)
+            draw_text(surface, time_text, lay.min_text, color, pygame.Rect(inner.left + name_w, r.top, time_w, r.height), align="right", min_size=lay.min_text)
+            if behind:
+                draw_text(surface, behind, lay.min_text, theme.MUTED, pygame.Rect(inner.left + name_w + times_w // 2, r.top, times_w - times_w // 2, r.height), align="right", min_size=lay.min_text)
             y += row_h + lay.pad
 
     def _leaderboard(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip) -> None:

@@ -20,7 +20,7 @@ import pygame
 
 from games.i18n import N_, _, format_number, ngettext
 from games.schicki_micki import art
-from games.schicki_micki.strip import outcome_words, worded_strip
+from games.schicki_micki.strip import early, outcome_words, worded_strip
 from games.toolkit import theme
 from games.toolkit.results import Celebration, draw_confetti, draw_podium, rise
 from games.toolkit.scene import Scene, Strip, View
@@ -278,6 +278,13 @@ class SchickiMickiScene(Scene):
         fits = max(1, (area.bottom - y0 + lay.pad) // (row_h + lay.pad))
         cols = 1 if len(outcomes) <= fits else 2
         col_w = (area.width - (cols - 1) * lay.pad) // cols
+        inner_w = col_w - 4 * lay.pad
+        # what each row earned as wide as the longest says it ("nie miał(a) czego oddać"), what each did as
+        # wide as its longest, the names the rest (never under a quarter: then what they did gives way)
+        out_w = min(inner_w // 2, max((theme.TEXT.width(outcome_words(o), lay.min_text) for o in outcomes), default=0))
+        did_need = max((theme.TEXT.width(reaction_words(str(o["reaction"]), o.get("accessory")), lay.min_text)
+                        for o in outcomes), default=0)
+        gap = 2 * lay.pad
         for k, o in enumerate(outcomes):
             col, row = divmod(k, fits) if cols == 2 else (0, k)
             r = pygame.Rect(area.left + col * (col_w + lay.pad), y0 + row * (row_h + lay.pad), col_w, row_h)
@@ -290,15 +297,17 @@ class SchickiMickiScene(Scene):
             inner = r.inflate(-4 * lay.pad, 0)
             w = inner.width
             # two columns leave no room for what each did: the strip below says it, the row keeps the outcome
-            name_w, did_w = (w * 30 // 100, w * 37 // 100) if cols == 1 else (w * 50 // 100, 0)
+            did_w = min(did_need, w - out_w - 2 * gap - w // 4) if cols == 1 else 0
+            did_w = did_w if did_w > 0 else 0
+            name_w = w - out_w - did_w - 2 * gap
             draw_text(surface, self.name(strip, p), lay.min_text, theme.FG, pygame.Rect(inner.left, r.top, name_w, r.height),
                       align="left", min_size=lay.min_text)
             if did_w:
                 draw_text(surface, reaction_words(str(o["reaction"]), o.get("accessory")), lay.min_text, theme.MUTED,
-                          pygame.Rect(inner.left + name_w + w // 100, r.top, did_w, r.height), align="left", min_size=lay.min_text)
+                          pygame.Rect(inner.left + name_w + gap, r.top, did_w, r.height), align="left", min_size=lay.min_text)
             color = theme.GOOD if won else theme.BAD if o.get("result") == "return" and int(o.get("change", 0)) < 0 else theme.FG
             color = theme.readable_on(color, theme.blend(theme.PANEL, self.color(view, p), 0.35) if won else theme.PANEL)
-            right = inner.left + name_w + w // 100 + did_w + w // 100
+            right = inner.left + name_w + gap + did_w + gap
             draw_text(surface, outcome_words(o), lay.min_text, color, pygame.Rect(right, r.top, inner.right - right, r.height),
                       align="right", min_size=lay.min_text)
 
@@ -316,6 +325,9 @@ class SchickiMickiScene(Scene):
             return _("{name} {did} first, {ahead}").format(name=who, did=did, ahead=fmt_ahead(int(ahead)))
         if tied:
             return _("{names} tied for first").format(names=_(" and ").join(self.name(strip, int(p)) for p in tied))
+        jumped = [int(o["player"]) for o in res.get("outcomes", ()) if early(o)]
+        if jumped:  # they did react, before the card was on screen: the rules drop it, the screen says so
+            return _("{names}: too early, before the card").format(names=_(" and ").join(self.name(strip, p) for p in jumped))
         return _("nobody reacted")
 
     def _over(self, surface: pygame.Surface, area: pygame.Rect, lay: Layout, view: View, strip: Strip, now_us: int) -> None:

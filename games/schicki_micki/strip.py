@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.base import Strip, View
-from games.i18n import _, ngettext
+from games.i18n import _, ngettext, pgettext
 
 
 def reaction_short(kind: str, accessory: str | None = None) -> str:
@@ -19,15 +19,26 @@ def reaction_short(kind: str, accessory: str | None = None) -> str:
     return {"knock": _("knock"), "blue": _("blue pawn"), "red": _("red pawn")}.get(kind, kind)
 
 
-def outcome_words(outcome: Mapping[str, Any]) -> str:
-    """What a reaction earned: '+3 cards', 'returns 1', 'nothing'."""
+def early(outcome: Mapping[str, Any]) -> bool:
+    """A press stamped before the card was on screen: the rules drop it
+    (README, Window); the screen says so rather than "no effect"."""
+    return outcome.get("result") == "ignored" and int(outcome.get("reaction_us", 0)) < 0
+
+
+def outcome_words(outcome: Mapping[str, Any], cell: bool = False) -> str:
+    """What a reaction earned: '+3 cards', 'returns 1', 'nothing', 'too early'
+    (``cell``: as short as a strip cell of four stations takes it whole)."""
     result, change = outcome.get("result"), int(outcome.get("change", 0))
+    if early(outcome):
+        return _("too early")
     if result in ("all", "one"):
         if change <= 0:
             return _("owed 1 card")
         return ngettext("+{n} card", "+{n} cards", change).format(n=change)
     if result == "return":
-        return _("returns 1") if change < 0 else _("had none to return")
+        if change < 0:
+            return _("returns 1")
+        return pgettext("strip cell", "none to return") if cell else _("had none to return")
     if result == "ignored":
         return _("no effect")
     return _("nothing")
@@ -46,10 +57,10 @@ def worded_strip(view: View, strip: Strip) -> Strip:
         fill = cell.get("status", "idle")
         if st == "reacted" and i in reacted:
             label, fill = reaction_short(str(reacted[i]["reaction"]), reacted[i].get("accessory")), "queued"
-            if reacted[i].get("already_acted"):  # a later press the rules ignore
-                label += _(" · already acted")
+            if reacted[i].get("already_acted"):  # a later press the rules ignore (short: the cell is narrow)
+                label += pgettext("strip cell", " · again")
         elif st in ("won", "returned", "nothing", "ignored") and i in outcomes:
-            label = outcome_words(outcomes[i])
+            label = outcome_words(outcomes[i], cell=True)
             fill = {"won": "won", "returned": "locked"}.get(st, "idle")
         elif st == "winner":
             label, fill = _("WINNER"), "won"

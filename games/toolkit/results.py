@@ -14,7 +14,7 @@ import pygame
 
 from games.i18n import N_, _, format_number, ngettext
 from games.toolkit import theme
-from games.toolkit.results_words import ranking, results_strip
+from games.toolkit.results_words import ranking, results_strip, won_stations
 from games.toolkit.scene import Scene, Strip, View
 from games.toolkit.theme import Layout, draw_text, fmt_ms, panel
 
@@ -69,12 +69,13 @@ NAME_LINES = 3
 def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: list[tuple[int, list[int], int]],
                 color: Callable[[list[int]], theme.Color], label: Callable[[list[int]], str],
                 amount: Callable[[int], str], detail: Callable[[list[int]], str | None] = lambda _m: None,
-                risen: float = 1.0) -> pygame.Rect | None:
+                risen: float = 1.0, crowned: bool = True) -> pygame.Rect | None:
     """The first three on a podium in their colours (the winner in the middle,
     highest, under a crown), everyone after them under or beside them (``_rest_plan``),
     or, when no podium leaves them room, everyone in a table (``_draw_table``).
     ``rows``: (place, stations, score), best first; any game's end screen can use it.
-    ``risen``: how far the blocks have risen (0-1, the celebration's start).
+    ``risen``: how far the blocks have risen (0-1, the celebration's start); ``crowned``: the
+    first place won (no crown when nobody scored: ``results_words.won_stations``).
     Returns the winner's block."""
     winner: pygame.Rect | None = None
     top3 = on_stage(rows)
@@ -118,7 +119,7 @@ def draw_podium(surface: pygame.Surface, area: pygame.Rect, lay: Layout, rows: l
                       min_size=lay.min_text)
         name_r = pygame.Rect(col.centerx - name_width(slot_w, lay) // 2, block.top - tall - lay.pad, name_width(slot_w, lay), tall)
         _draw_lines(surface, name_size, name_lines, name_r)
-        if place == 1:
+        if place == 1 and crowned:
             winner = winner or block
             _crown(surface, pygame.Rect(col.centerx - name_h, name_r.top - name_h - lay.pad, 2 * name_h, name_h))
     for r, row in zip(placed, rest, strict=True):
@@ -402,7 +403,7 @@ class ResultsScene(Scene):
             return None
 
         draw_podium(surface, area, lay, rows, lambda m: self.color(view, m[0]), lambda m: self._label(view, strip, m),
-                    amount, detail, self.risen)
+                    amount, detail, self.risen, crowned=bool(won_stations(rows)))
 
     def adjust_strip(self, view: View, strip: Strip) -> Strip:
         """The game is over: the winners' cells say "WON" and flash (as their lamps do), the

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from games.base import best_of
 from games.i18n import _
 from games.toolkit.strip_words import COMMON_STATUS_WORDS, Strip, View
 
@@ -41,6 +42,14 @@ def ranking(view: View) -> list[tuple[int, list[int], int]]:
     return out
 
 
+def won_stations(rows: list[tuple[int, list[int], int]]) -> set[int]:
+    """The stations that won, of ``ranking``'s rows: the first place's, unless nobody
+    scored (the games' one rule, ``games.base.best_of``: everyone on nothing is no win)."""
+    if not best_of([score for _place, _members, score in rows]):
+        return set()
+    return {s for place, members, _score in rows if place == 1 for s in members}
+
+
 def results_drawn(finished: bool, own_results: bool) -> bool:
     """Whether the HDMI screen draws the results screen: the game is over and
     its scene draws no end screen of its own (``Scene.own_results``, ``GameSpec.own_results``)."""
@@ -53,7 +62,7 @@ def results_strip(view: View, strip: Strip) -> Strip:
     game's own word (a reaction time, "EARLY") outlives the game, and a press
     now does nothing, so none shows. Each cell's ``label`` is its word, so the
     pages say it whatever the game calls its own statuses."""
-    winners = {s for place, members, _score in ranking(view) if place == 1 for s in members}
+    winners = won_stations(ranking(view))
 
     def cell(i: int, status: str) -> dict[str, object]:
         if status in FAULTS:  # worded by the strip's fault words (``status_label``), never by a label

@@ -266,8 +266,11 @@ def draw_strip(
         if cell.get("pressed") and status == "idle":
             fill = theme.blend(fill, theme.PRESSED, 0.5)
         score = scores[i] if i < len(scores) else None
-        texts = (str(cell.get("name") or player_name(i)), None if score is None else str(score), status_label(cell, labels))
         lockout = cell.get("lockout_us") if status == "locked" else None
+        label = status_label(cell, labels)
+        if lockout and TEXT.width(label, lay.min_text) > r.width - 2 * LABEL_MARGIN:
+            label = status_label({**cell, "lockout_us": None}, labels)  # the word whole, the bar shows the time left
+        texts = (str(cell.get("name") or player_name(i)), None if score is None else str(score), label)
         if theme.DRAWN is None and theme.INKED is None:
             # a cell changes only when its station does: drawn once, then blitted (a third of a frame's time otherwise)
             key = (r.size, lay, status, fill, team, bool(cell.get("pressed")), lockout, texts)
@@ -285,6 +288,13 @@ def draw_strip(
 
 #: drawn strip cells by everything they show
 _CELLS = FaceCache(64)
+#: the least room either side of a cell's label: a label has the cell's whole width ("ZABLOKOWANY 0,2 s" on four cells)
+LABEL_MARGIN = 3
+
+
+def lockout_bar_height(cell_h: int) -> int:
+    """The lockout bar's height at the bottom of a locked cell: the texts stand above it, never under it."""
+    return max(4, cell_h // 10)
 
 
 def _draw_cell(surface: pygame.Surface, r: pygame.Rect, lay: Layout, status: str, fill: Color, team: Color,
@@ -297,7 +307,8 @@ def _draw_cell(surface: pygame.Surface, r: pygame.Rect, lay: Layout, status: str
     if status == "locked" and lockout_us:
         # a bar that shrinks as the lockout runs out (250 ms by default)
         frac = min(1.0, int(lockout_us) / 1_000_000)
-        bar = pygame.Rect(r.left, r.bottom - max(4, cell_h // 10), max(1, round(r.width * frac)), max(4, cell_h // 10))
+        bar_h = lockout_bar_height(cell_h)
+        bar = pygame.Rect(r.left, r.bottom - bar_h, max(1, round(r.width * frac)), bar_h)
         pygame.draw.rect(surface, theme.FG, bar)
     if status == "stuck":  # hatched, so it reads as a fault even in grey
         step = max(8, cell_h // 4)
@@ -310,7 +321,8 @@ def _draw_cell(surface: pygame.Surface, r: pygame.Rect, lay: Layout, status: str
         pygame.draw.rect(surface, theme.PRESSED, r, width=max(3, cell_h // 24), border_radius=max(4, cell_h // 10))
     ink = theme.text_on(fill) if status != "disconnected" else theme.MUTED
     # half a pad each side: "Player 16" fits a sixteen-station cell whole (a full pad cut it to "Player …")
-    body = pygame.Rect(r.left + gap // 2, band.bottom, r.width - 2 * (gap // 2), r.bottom - band.bottom)
+    under = lockout_bar_height(cell_h) if status == "locked" and lockout_us else 0
+    body = pygame.Rect(r.left + gap // 2, band.bottom, r.width - 2 * (gap // 2), r.bottom - under - band.bottom)
     name, score, label = texts
     third = body.height // 3
     draw_text(surface, name, lay.min_text, ink, pygame.Rect(body.left, body.top, body.width, third), min_size=lay.min_text)
@@ -318,8 +330,8 @@ def _draw_cell(surface: pygame.Surface, r: pygame.Rect, lay: Layout, status: str
         draw_text(surface, score, lay.size(1.1), ink, pygame.Rect(body.left, body.top + third, body.width, third),
                   min_size=lay.min_text)
     if label:
-        draw_text(surface, label, lay.min_text, ink, pygame.Rect(body.left, body.top + 2 * third, body.width, third),
-                  min_size=lay.min_text)
+        draw_text(surface, label, lay.min_text, ink, pygame.Rect(r.left + LABEL_MARGIN, body.top + 2 * third,
+                                                                 r.width - 2 * LABEL_MARGIN, third), min_size=lay.min_text)
 
 
 def _draw_cell_face(face: pygame.Surface, lay: Layout, status: str, fill: Color, team: Color, pressed: bool,

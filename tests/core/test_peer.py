@@ -252,7 +252,6 @@ def test_what_waited_for_a_deciding_process_is_kept_when_its_greeting_could_not_
     """The host's button pressed while no deciding process listened waits (``PhonesLink.held``) and goes
     in the greeting to the next one; one that goes away as it is greeted (the send fails) must not take
     it along: the one after gets it. Before, the held press was taken and lost with the failed send."""
-    from controller.box.press import Press
     from controller.web.process import PhonesLink
 
     path = tmp_path / "deciding.sock"
@@ -263,8 +262,7 @@ def test_what_waited_for_a_deciding_process_is_kept_when_its_greeting_could_not_
     link = PhonesLink(registry.get("quiz"), registry.get("quiz").settings(2), peer)
     peer.greeting = lambda: [*link.held(), p.Seats({"pin": "123456"})]  # the seats last: the greeting's end
     peer.ungreeted = link.hold_again
-    press = Press(-1, "arm", 5_000)
-    link.press(press)  # nobody listens yet: held
+    link.host_key("arm", 5_000)  # nobody listens yet: held
     real, failed = channel.send, []
 
     def send(sock: socket.socket, message: p.Message) -> None:

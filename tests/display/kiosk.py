@@ -19,7 +19,7 @@ stage has the guard's whole allowance."""
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,8 @@ import pygame
 import pytest
 
 from controller import protocol as p
-from controller.screen import viewer
+from controller.cli import main
+from controller.screen import evening, viewer
 from games.toolkit import theme
 from tests.processes import HANG_S
 
@@ -125,3 +126,36 @@ def sent_to_decider(monkeypatch: pytest.MonkeyPatch) -> list[p.Message]:
 
     monkeypatch.setattr(viewer.DecidingLink, "send", send)
     return sent
+
+
+def results_kept(monkeypatch: pytest.MonkeyPatch, results_s: float) -> None:
+    """The menu's games keep their final results up ``results_s`` by themselves (the evening's deciding
+    process's ``--results-s``: a long one, and only a key, a host button or the host page closes them)."""
+    spawn = evening.spawn_deciding
+
+    def kept(args: Sequence[str], **kwargs: Any) -> Any:
+        return spawn([*args, "--results-s", f"{results_s:g}"], **kwargs)
+
+    monkeypatch.setattr(evening, "spawn_deciding", kept)
+
+
+def in_the_menu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Script, *, language: str = "en",
+                players: int = 3, packs: Mapping[str, str] | None = None, web: bool = False,
+                results_s: float | None = None, seen: object = None) -> Kiosk:
+    """``script`` at the kiosk of ``buzzerbox menu`` (``menu_args``) in ``language``, ``players`` players:
+    ``packs`` (a file's name: its text) in its packs folder, ``web``: with its phones' server (``--web 0``),
+    ``results_s``: its games' final results up that long by themselves (``results_kept``; None: the
+    deciding process's own time). It ends well, and the script never got stuck (``seen``: said too if it did)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    if packs is not None:
+        folder = tmp_path / "packs"
+        folder.mkdir()
+        for name, text in packs.items():
+            (folder / name).write_text(text, encoding="utf-8")
+    if results_s is not None:
+        results_kept(monkeypatch, results_s)
+    kiosk = Kiosk(monkeypatch, script)
+    more = ["--players", str(players), *(["--web", "0"] if web else [])]
+    assert main(["--lang", language, *menu_args(tmp_path, *more)]) == 0
+    assert kiosk.stuck is None, (kiosk.stuck, seen) if seen is not None else kiosk.stuck
+    return kiosk

@@ -8,6 +8,7 @@ And the deciding process closes a finished game only once its results have been 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,6 @@ from controller import protocol as p
 from controller.box.press import Press
 from controller.box.process import DecidingGame
 from controller.box.runtime import Box
-from controller.cli import main
 from controller.screen.keyboard import KeyboardSource
 from controller.screen.loop import Presenter, draw_box
 from controller.screen.screen import Screen
@@ -28,7 +28,16 @@ from games.i18n import _, set_language
 from games.quiz import PACKS_DIR
 from games.quiz.packs import MAX_ANSWER_CHARS
 from games.scenes import scene_for
-from tests.display.kiosk import Frame, Kiosk, Script, Steps, key, menu_args, sent_to_decider
+from tests.display.kiosk import (
+    Frame,
+    Reached,
+    Script,
+    Steps,
+    in_the_menu,
+    key,
+    results_kept,
+    sent_to_decider,
+)
 from tests.display.test_game_end_confirm import (
     MENU_HINT,
     asked,
@@ -43,6 +52,7 @@ from tests.display.test_menu_evening_night import (
     first_question_won_by,
     until,
 )
+from tests.display.test_menu_one_decider import Feed, menu_on_the_feed
 from tests.display.test_menu_refusal import said
 from tests.fits import LONG_NAMES, measured, unfit
 
@@ -59,17 +69,6 @@ def last_question_judged_right(frame: Frame) -> Steps:
     frame = yield from again_until(frame, bell(2), lambda f: asked(f, "FIRST"))
     frame = yield [pygame.K_c]  # right: the quiz is over
     return (yield from until(frame, lambda f: asked(f, "Final results")))
-
-
-def in_the_menu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Script) -> None:
-    """``script`` at the kiosk of ``buzzerbox menu`` with the two-question pack, 3 players, in English."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    kiosk = Kiosk(monkeypatch, script)
-    assert main(["--lang", "en", *menu_args(tmp_path, "--players", "3")]) == 0
-    assert kiosk.stuck is None, kiosk.stuck
 
 
 def slip_taken_back(seen: dict[str, Any], sent: list[p.Message]) -> Script:
@@ -92,7 +91,7 @@ def test_undo_on_the_final_results_takes_the_slip_back_and_the_game_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
-    in_the_menu(tmp_path, monkeypatch, slip_taken_back(seen, sent))
+    in_the_menu(tmp_path, monkeypatch, slip_taken_back(seen, sent), packs={"two.csv": PACK})
     assert seen["stops"] == [] and seen["keys"] == ["undo"], seen  # the undo went to the game: no stop
     assert seen["back at the question"] and seen["taken back"], seen
 
@@ -108,6 +107,8 @@ def test_a_finished_game_closes_its_results_time_after_it_last_ended() -> None:
 
 
 NOTHING = "That key does nothing right now"
+#: the final results never close by themselves in these tests: only a key or a host button closes them
+KEPT_UP_S = 3600
 
 
 def answer_shown(frame: Any) -> bool:
@@ -145,12 +146,62 @@ def test_the_last_answer_is_shown_on_the_final_results_and_a_step_goes_back(
     clicker waited 10 s for the results to close by themselves.)"""
     sent = sent_to_decider(monkeypatch)
     seen: dict[str, Any] = {}
-    in_the_menu(tmp_path, monkeypatch, last_answer_on_the_final_results(keys, seen, sent))
+    # the results up until a key closes them (by themselves, after 10 s, they went back without the fix)
+    in_the_menu(tmp_path, monkeypatch, last_answer_on_the_final_results(keys, seen, sent),
+                packs={"two.csv": PACK}, results_s=KEPT_UP_S)
     assert seen["answer"], seen
     assert "Esc / Enter / page down / right arrow: back to the menu" in seen["hint"], seen["hint"]
     assert seen["back"], seen
     # Enter leaves as the screen's own stop; a step forward is the deciding process's (it closes the results)
     assert seen["stops"] == ([p.EndReason.FINISHED] if keys[1] == pygame.K_RETURN else []), seen
+
+
+def host_box_on_the_final_results(buttons: list[str], seen: dict[str, Any]) -> Callable[[Feed], Script]:
+    """The quiz played on the host box's own buttons and the stations' bells (header-7-bells, through
+    the deciding process's feed): on the final results, ``buttons`` of the host box; what the screen
+    said after the first, whether it went back to the menu after the last."""
+    def script(feed: Feed) -> Script:
+        frame = yield []
+        frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+        feed.tap(-1, "arm")  # the game row: the quiz
+        frame = yield from until(frame, lambda f: asked(f, "Every station: press your button once"))
+        feed.tap(-1, "arm")  # the roll call: go on without the rest
+        for question in (1, 2):
+            frame = yield from until(frame, at_question(question))
+            feed.tap(-1, "arm")
+            frame = yield from until(frame, lambda f: asked(f, "BUZZ!"))
+            feed.tap(question - 1, "bell")
+            frame = yield from until(frame, lambda f: asked(f, "FIRST"))
+            feed.tap(-1, "correct")
+            if question == 1:
+                feed.tap(-1, "next")  # the answer
+                frame = yield from until(frame, lambda f: _("Answer: {answer}").format(answer="2") in said(f))
+                feed.tap(-1, "next")  # the next question
+        frame = yield from until(frame, lambda f: asked(f, "Final results"))
+        frame = yield [Reached("the final results")]
+        feed.tap(-1, buttons[0])
+        frame = yield from until(frame, lambda f: answer_shown(f) or asked(f, NOTHING) or asked(f, MENU_HINT))
+        seen["first"] = "back" if asked(frame, MENU_HINT) else "answer" if answer_shown(frame) else said(frame)
+        for button in buttons[1:]:
+            feed.tap(-1, button)
+            frame = yield from until(frame, lambda f: asked(f, MENU_HINT) or asked(f, NOTHING))
+        seen["back"] = asked(frame, MENU_HINT)
+        yield from back_to_menu_and_quit(frame, escapes=0 if seen["back"] else 1)
+
+    return script
+
+
+@pytest.mark.parametrize(("buttons", "first"), [(["next", "next"], "answer"), (["arm"], "back")], ids=["next", "arm"])
+def test_the_host_box_s_own_buttons_on_the_final_results_do_as_the_host_keys(
+        buttons: list[str], first: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host box's next on the final results shows the last answer, then goes back to the menu, and its
+    arm goes back, as the keyboard's n and Space do (docs/quiz.md, "The final results"). (They came to
+    the game as the host station's presses: its next showed the answer, then did nothing, and arm nothing.)
+    The results stay up until a key or a button closes them."""
+    seen: dict[str, Any] = {}
+    results_kept(monkeypatch, KEPT_UP_S)
+    menu_on_the_feed(tmp_path, monkeypatch, host_box_on_the_final_results(buttons, seen), profile="header-7-bells")
+    assert seen["first"] == first and seen["back"], seen
 
 
 class Link:

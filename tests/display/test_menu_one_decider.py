@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,21 +37,30 @@ from tests.processes import written_elsewhere
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
 
 
-class Feed:
-    """header-4's inputs driven through the deciding process's feed FIFO (opened at the first edge:
-    the deciding process reads it from before the menu's first frame)."""
+#: how long a tap holds its button down, and leaves it up after (the profiles' debounce is 10 ms)
+TAP_S = 0.03
 
-    def __init__(self, fifo: Path) -> None:
+
+class Feed:
+    """A profile's inputs (header-4's) driven through the deciding process's feed FIFO (opened at the
+    first edge: the deciding process reads it from before the menu's first frame)."""
+
+    def __init__(self, fifo: Path, profile: str = "header-4") -> None:
         self.fifo = fifo
-        self.pins = {v: k for k, v in profile_mod.load("header-4").input_pins().items()}
+        self.pins = {v: k for k, v in profile_mod.load(profile).input_pins().items()}
         self.fd: int | None = None
 
     def tap(self, station: int, name: str) -> None:
-        """A press and its release (well past the debounce), stamped now."""
+        """A press and its release, each stamped as it is written (the feed's writer's promise), the
+        button held down ``TAP_S`` and left up as long after it, as a finger does: past the debounce, so
+        the same button's next tap counts. (A release stamped ahead was refused as from the box's
+        future: the button stayed down, and its next tap was no press.)"""
         if self.fd is None:
             self.fd = os.open(self.fifo, os.O_WRONLY)
-        t, pin = box_now_us(), self.pins[(station, name)]
-        os.write(self.fd, f"{pin} 0 {t}\n{pin} 1 {t + 60_000}\n".encode())
+        pin = self.pins[(station, name)]
+        for level in (0, 1):
+            os.write(self.fd, f"{pin} {level} {box_now_us()}\n".encode())
+            time.sleep(TAP_S)  # (how long a finger holds it, and lets it be: the tap's own length)
 
     def close(self) -> None:
         if self.fd is not None:
@@ -84,12 +94,13 @@ def host(feed: Feed) -> Script:
 
 
 def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Callable[[Feed], Script],
-                     fresh: bool = True, first_run: bool = False, profile: bool = True, exits: int = 0) -> Path:
-    """``buzzerbox menu`` on header-4's stations, the whole menu loop, its
+                     fresh: bool = True, first_run: bool = False, profile: str | None = "header-4",
+                     exits: int = 0) -> Path:
+    """``buzzerbox menu`` on ``profile``'s stations, the whole menu loop, its
     keys and feed driven by ``script``; it exits ``exits`` (0: a SIGTERM too, a stop
     asked for). The folder of its journals (``fresh``: a game cut off in it is not carried on;
-    ``first_run``: as a box starts, the walk-through shown if it is due; not ``profile``: header-4
-    not on the command line, the wiring the walk-through chose)."""
+    ``first_run``: as a box starts, the walk-through shown if it is due; ``profile`` None: none
+    on the command line, the wiring the walk-through chose, driven as header-4)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     if first_run:
         monkeypatch.delenv("BUZZERBOX_FIRST_RUN", raising=False)
@@ -99,11 +110,11 @@ def menu_on_the_feed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: Ca
     packs.mkdir()
     (packs / "two.csv").write_text(PACK, encoding="utf-8")
     os.mkfifo(fifo)
-    feed = Feed(fifo)
+    feed = Feed(fifo, profile or "header-4")
     try:
         kiosk = Kiosk(monkeypatch, script(feed))
         try:
-            code = main(["menu", *(["--profile", "header-4"] if profile else []), "--feed", str(fifo), "--window",
+            code = main(["menu", *(["--profile", profile] if profile else []), "--feed", str(fifo), "--window",
                          *(["--fresh"] if fresh else []), "--journal-dir", str(journals), "--packs-dir", str(packs),
                          "--media-root", str(tmp_path / "media")])
         except SystemExit as exc:
@@ -710,7 +721,7 @@ def test_a_process_killed_in_the_test_press_that_will_not_open_again_leaves_keyb
         yield [pygame.K_ESCAPE]
 
     with caplog.at_level(logging.INFO):
-        menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True, profile=False)
+        menu_on_the_feed(tmp_path, monkeypatch, script, first_run=True, profile=None)
     assert _("Player {n}").format(n=1) in seen["menu"], seen["menu"]  # keyboard stations for now
     skipped = [r.getMessage() for r in caplog.records if "test press skipped" in r.getMessage()]
     assert len(skipped) == 1 and "no-such-factory" in skipped[0], skipped

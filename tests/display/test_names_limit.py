@@ -17,11 +17,10 @@ import pygame
 import pytest
 
 from controller.box.session import NAME_LENGTH
-from controller.cli import main
 from controller.screen.menu import NameEditor, NamesScene
 from games.i18n import _, ngettext, set_language
 from games.toolkit.scene import freeze
-from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.kiosk import Script, in_the_menu
 from tests.display.test_menu_refusal import said
 from tests.display.test_names_emoji import done_and_quit, to_the_names_editor
 from tests.fits import measured, unfit_texts
@@ -48,11 +47,8 @@ def host(seen: dict[str, Any]) -> Script:
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
 def test_the_name_length_is_shown_and_typing_past_it_is_refused_and_said(
         language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, host(seen))
-    assert main(["--lang", language, *menu_args(tmp_path, "--players", "4")]) == 0
-    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    in_the_menu(tmp_path, monkeypatch, host(seen), language=language, players=4, seen=seen)
 
     def count(used: int) -> str:
         return _("{used}/{most}").format(used=used, most=NAME_LENGTH)

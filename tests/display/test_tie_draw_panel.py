@@ -14,9 +14,8 @@ from typing import Any
 import pygame
 import pytest
 
-from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Script, menu_args
+from tests.display.kiosk import Script, in_the_menu
 from tests.display.test_game_end_confirm import asked, end_game_and_quit
 from tests.display.test_menu_refusal import said
 from tests.display.test_tie_names_the_key import to_a_tie
@@ -42,11 +41,8 @@ def drawn(seen: dict[str, Any]) -> Script:
 @pytest.mark.parametrize("language", ["en", "cs", "pl"])
 def test_after_the_draw_the_other_tied_player_is_next_in_line_and_the_caption_says_drawn(
         language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, drawn(seen))
-    assert main(["--lang", language, *menu_args(tmp_path, "--players", "4")]) == 0
-    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    in_the_menu(tmp_path, monkeypatch, drawn(seen), language=language, players=4, seen=seen)
     after = seen["after"]
     names = [_("Player {n}").format(n=1), _("Player {n}").format(n=2)]
     assert _(CAPTION) in after, after  # the caption says the turn was drawn (the panel names the other)

@@ -141,7 +141,24 @@ def test_no_results_beside_another_game_s_journal(tmp_path: Path, capsys) -> Non
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.jsonl"]
     code, out, err = run(capsys, "results", str(path))
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and "is a reaction game; results are kept for quiz games" in err
+    assert err.count("\n") == 1 and "is a Reaction duel game; results are kept for quiz games" in err
+
+
+@pytest.mark.parametrize(("game", "language"), [("piepmatz", "pl"), ("reaction", "cs")])
+def test_another_game_s_journal_is_named_by_the_game_s_name_not_its_id(game: str, language: str, tmp_path: Path,
+                                                                        capsys) -> None:
+    """`buzzerbox results` on a Piepmatz journal said "to gra piepmatz" (the id): it names the game as the menu does."""
+    from games.i18n import _, set_language
+
+    path = tmp_path / "g.jsonl"
+    assert run(capsys, "simulate", game, "--players", "2", "--journal", str(path))[0] == 0
+    try:
+        code, _out, err = run(capsys, "--lang", language, "results", str(path))
+        title = _(registry.get(game).title)
+    finally:
+        set_language("en")
+    assert code == 2 and err.count("\n") == 1
+    assert f" {title}" in err and f" {game}" not in err, err  # (case matters: "Piepmatz" is the name, "piepmatz" the id)
 
 
 def test_a_damaged_journal_gives_the_questions_before_the_damage_and_says_where(named_quiz, tmp_path, capsys) -> None:

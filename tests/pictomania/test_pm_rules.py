@@ -126,7 +126,7 @@ def test_a_word_card_nobody_knows_can_be_swapped_before_the_deal(table):
     after = [c["theme"] for c in g.engine.public_view()["cards"]]
     assert after[0] == before[0] and after[2] == before[2] and after[1] != before[1]
     g.start()
-    with pytest.raises(RuleError, match="cards phase"):
+    with pytest.raises(RuleError, match="only when the word cards are on show"):
         g.send(Action(SWAP, g.t + 1, None, {"card": "A"}))
     with pytest.raises(RuleError, match="allow_swap"):
         table(players=3, allow_swap=False).send(Action(SWAP, 1, None, {"card": "A"}))

@@ -566,7 +566,7 @@ def test_out_of_turn_and_wrong_step_are_refused_and_change_nothing() -> None:
     before = json.dumps([engine.public_view(), engine.private_view(0), engine.private_view(1)])
     with pytest.raises(RuleError, match="player 1's turn"):
         act(engine, 1, "play", card="blackbird-f1", perch=0)
-    with pytest.raises(RuleError, match="'play' step"):
+    with pytest.raises(RuleError, match="now: playing a bird behind a perch"):
         act(engine, 0, "take", card="sparrow-m1")
     with pytest.raises(RuleError, match="not in your hand"):
         act(engine, 0, "play", card="blackbird-f1", perch=0)

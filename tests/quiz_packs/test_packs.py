@@ -127,6 +127,22 @@ def test_csv_in_no_encoding_the_box_can_tell_names_the_line_and_how_to_save(tmp_
                        "CSV UTF-8")
 
 
+def test_a_json_pack_that_is_not_text_is_told_how_to_save_a_json_file_not_a_csv(tmp_path: Path) -> None:
+    """A binary .json upload was told to save "CSV UTF-8": the hint matches the file's kind."""
+    message = assert_one_problem(write(tmp_path, "pack.json", b'{"questions": [\x81\x90\x9d'), 1,
+                                 "not text in UTF-8, UTF-16, cp1250 or cp1252", "a .json pack is text")
+    assert "CSV" not in message, message
+
+
+@pytest.mark.parametrize(("key", "says"), [("difficulty", "no difficulty; it must be easy, medium or hard"),
+                                           ("type", "no type; it must be multiple or boolean")])
+def test_an_opentdb_question_without_difficulty_or_type_is_told_so_not_none(tmp_path: Path, key: str, says: str) -> None:
+    """`pack check` said "difficulty is None" (Python's word) of a question the file gave no difficulty."""
+    item = {k: v for k, v in OPENTDB["results"][0].items() if k != key}
+    message = assert_one_problem(write(tmp_path, "opentdb.json", json.dumps({**OPENTDB, "results": [item]})), 1, says)
+    assert "None" not in message, message
+
+
 @pytest.mark.parametrize(
     ("body", "fragments"),
     [

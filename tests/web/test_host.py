@@ -194,6 +194,32 @@ def test_host_messages_pause_rename_correct_and_end_through_the_inbox(server: An
     assert box.engine.public_view()["scores"] == [0, 1, 0]
 
 
+def test_the_host_page_s_game_button_is_a_host_key_as_in_the_split_design(tmp_path: Path) -> None:
+    """The host page's arm reaches this process's box as a host key by name, as the phones' server of
+    a deciding process sends it (``PhonesLink.host_key``): the game's arm, journaled as the host's
+    action, replayed to the same game. (It came here as a press of the host station: a press in the
+    journal, counted among the stations' presses, unlike the same button in the split design.)"""
+    path = tmp_path / "quiz.jsonl"
+    box = quiz_box(path)
+    box.time_offset_us = -box_now_us()
+    srv = box_server(box, port=0, bind="127.0.0.1", address="127.0.0.1")
+    srv.start()
+    try:
+        (answer,) = asyncio.run(host_session(srv, [{"type": "host", "action": "arm", "seq": 1}]))
+        assert answer["type"] == "ok", answer  # (taken by the box when it answers: decided at its next step)
+        box.step(now(box))
+        assert box.engine.public_view()["phase"] == "armed"
+    finally:
+        srv.stop()
+        box.journal.close()
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    taken = [(r["type"], r.get("kind", r.get("input"))) for r in records if r["type"] in ("press", "host")]
+    assert taken == [("host", "arm")], records  # the host's arm, not a press
+    assert box.presses_total == 0
+    replayed = box_from_journal(journal_mod.read(path))
+    assert replayed.engine.public_view() == box.engine.public_view()
+
+
 @pytest.mark.parametrize(("message", "why"), [
     ({"type": "name", "seat": 0, "name": "x" * 17}, "1 to 16"),
     ({"type": "name", "seat": 0, "name": "   "}, "1 to 16"),

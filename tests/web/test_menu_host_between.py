@@ -16,9 +16,8 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
-from controller.cli import main
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Reached, Script, menu_args
+from tests.display.kiosk import Frame, Reached, Script, Steps, in_the_menu
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import PACK, first_question_won_by, until
 from tests.web.phones import SCREENS
@@ -28,6 +27,16 @@ from tests.web.test_split_language import host_logged_in
 from tests.web.test_split_phones import port_in
 
 pytestmark = pytest.mark.usefixtures("drawing_in_a_language", "mock_pins")
+
+
+def ended_early(frame: Frame, host: Any) -> Steps:
+    """The game ended early (Esc, Esc), the menu back: the host page says no game runs."""
+    frame = yield [pygame.K_ESCAPE]
+    frame = yield [pygame.K_ESCAPE]  # meant: ended early
+    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
+    frame = yield [Reached("the menu back")]
+    expect(host.locator("#note")).to_have_text(_("No game running: choose the next one in the menu on the big screen."))
+    return frame
 
 
 def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str], language: str) -> Script:
@@ -47,11 +56,7 @@ def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str],
         "menu's pack row offers it."))
     host.screenshot(path=str(SCREENS / f"host-menu-in-game-{language}.png"))
     seen["in game"] = True
-    frame = yield [pygame.K_ESCAPE]
-    frame = yield [pygame.K_ESCAPE]  # meant: ended early
-    frame = yield from until(frame, lambda f: asked(f, MENU_HINT))
-    frame = yield [Reached("the menu back")]
-    expect(host.locator("#note")).to_have_text(_("No game running: choose the next one in the menu on the big screen."))
+    frame = yield from ended_early(frame, host)
     host.screenshot(path=str(SCREENS / f"host-menu-between-{language}.png"))
     expect(cue).to_be_hidden()  # no question is asked between games: the closed game's card went with it
     expect(host.locator("#first")).to_be_hidden()
@@ -66,12 +71,7 @@ def evening(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[str],
 def test_between_the_menu_s_games_the_host_page_keeps_no_question_card(
         language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         small_phone: Any) -> None:  # noqa: F811 (the fixture)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
     seen: dict[str, Any] = {}
-    kiosk = Kiosk(monkeypatch, evening(seen, small_phone(), capsys, language))
-    assert main(["--lang", language, *menu_args(tmp_path, "--players", "3", "--web", "0")]) == 0
-    assert kiosk.stuck is None, (kiosk.stuck, seen)
+    in_the_menu(tmp_path, monkeypatch, evening(seen, small_phone(), capsys, language), language=language,
+                packs={"two.csv": PACK}, web=True, seen=seen)
     assert seen.get("in game") and seen.get("between"), seen

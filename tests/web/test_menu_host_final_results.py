@@ -9,7 +9,6 @@ results never close by themselves here (``--results-s``): only a key, or the hos
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,9 @@ import pygame
 import pytest
 from playwright.sync_api import expect
 
-from controller.cli import main
-from controller.screen import evening as evening_link
 from games.i18n import _
-from tests.display.kiosk import Kiosk, Reached, Script, Steps, menu_args
-from tests.display.test_final_results_keys import answer_shown
+from tests.display.kiosk import Reached, Script, Steps, in_the_menu
+from tests.display.test_final_results_keys import KEPT_UP_S, answer_shown
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import (
     PACK,
@@ -105,30 +102,13 @@ def rows_between(seen: dict[str, Any], host: Any, capsys: pytest.CaptureFixture[
     yield [pygame.K_ESCAPE]
 
 
-def in_the_menu(script: Any, language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``script`` at the kiosk of ``buzzerbox menu --web 0`` with the two-question pack, 3 players; the
-    evening's deciding process keeps the final results up until a key or the host page closes them."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    packs = tmp_path / "packs"
-    packs.mkdir()
-    (packs / "two.csv").write_text(PACK, encoding="utf-8")
-    spawn = evening_link.spawn_deciding
-
-    def kept_up(args: Sequence[str], **kwargs: Any) -> Any:
-        return spawn([*args, "--results-s", "3600"], **kwargs)
-
-    monkeypatch.setattr(evening_link, "spawn_deciding", kept_up)
-    kiosk = Kiosk(monkeypatch, script)
-    assert main(["--lang", language, *menu_args(tmp_path, "--players", "3", "--web", "0")]) == 0
-    assert kiosk.stuck is None, kiosk.stuck
-
-
 @pytest.mark.parametrize("language", ["en", "cs"])
 def test_the_host_page_s_next_on_the_final_results_shows_the_answer_then_goes_back_to_the_menu(
         language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         small_phone: Any) -> None:  # noqa: F811 (the fixture)
     seen: dict[str, Any] = {}
-    in_the_menu(next_twice(seen, small_phone(), capsys, language), language, tmp_path, monkeypatch)
+    in_the_menu(tmp_path, monkeypatch, next_twice(seen, small_phone(), capsys, language), language=language,
+                packs={"two.csv": PACK}, web=True, results_s=KEPT_UP_S)
     assert seen.get("answer") and seen.get("back"), seen
 
 
@@ -137,7 +117,8 @@ def test_between_the_menu_s_games_the_host_page_s_rows_carry_nothing_of_the_clos
         language: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         small_phone: Any) -> None:  # noqa: F811 (the fixture)
     seen: dict[str, Any] = {}
-    in_the_menu(rows_between(seen, small_phone(), capsys, language), language, tmp_path, monkeypatch)
+    in_the_menu(tmp_path, monkeypatch, rows_between(seen, small_phone(), capsys, language), language=language,
+                packs={"two.csv": PACK}, web=True, results_s=KEPT_UP_S)
     assert seen.get("back"), seen
 
 

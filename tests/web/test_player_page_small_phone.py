@@ -3,7 +3,7 @@ Chromium, against ``play --web``: what the exploratory testers found on it.
 A phone that asked for a held seat can still choose another; a team name
 the TV cannot draw is refused on the phone in one line, as on the host
 page; names of 16 letters without a space fit the page and the scoreboard;
-an all-play answer shows as locked in, after a reload too. Screenshots
+an all-play answer shows as locked in, after a reload and in a second tab too. Screenshots
 under SCREENS."""
 
 from __future__ import annotations
@@ -116,7 +116,10 @@ def test_names_of_16_letters_without_a_space_fit_the_page_and_the_scoreboard(ser
     board.screenshot(path=str(SCREENS / "board-long-names-360.png"), full_page=True, scale="css")
 
 
-def test_an_all_play_phone_shows_the_answer_it_locked_in_after_a_reload_too(served: Any, small: Any) -> None:
+def test_an_all_play_phone_shows_the_answer_it_locked_in_after_a_reload_and_in_a_second_tab(
+        served: Any, small: Any) -> None:
+    """The box keeps the choice locked in, in the seat's own view (it was the tab's sessionStorage: a
+    second tab of the seat offered the choices again); no other seat's page has it."""
     set_language("en")
     s: Served = served("quiz", 2, rules="all-play", questions=2, pack=str(PACKS_DIR / "en-general.csv"),
                        answer_time_us=int(HANG_S * 1_000_000), pages=True)
@@ -137,7 +140,17 @@ def test_an_all_play_phone_shows_the_answer_it_locked_in_after_a_reload_too(serv
     page.reload()
     expect(page.locator("#status.good")).to_be_visible()
     expect(page.locator(".w-locked .choice")).to_have_text(chosen)
+    s.wait(lambda: s.seat(0)["private"] == {"locked": 1})  # the box keeps it, in the seat's own page
+    assert s.seat(1)["private"] == {}
+    second = page.context.new_page()  # another tab of the same phone: a sessionStorage of its own
+    second.goto(s.server.join_url())
+    second.locator(".pick button[data-seat='0']").click()  # "yours: tap to rejoin"
+    expect(second.locator("#who")).to_have_text("Player 1")
+    expect(second.locator(".w-locked .choice")).to_have_text(chosen)
+    expect(second.locator(".w-buttons button")).to_have_count(0)  # nothing offered again
+    second.screenshot(path=str(SCREENS / "phone-all-play-locked-second-tab-360.png"), full_page=True, scale="css")
     expect(other.locator(".w-locked")).to_have_count(0)  # the phone that has not answered: its choices
     other.locator(".w-buttons button").nth(0).click()
     s.wait(lambda: s.public["phase"] != "all_play")  # both answered: the question closed
-    expect(page.locator(".w-locked")).to_have_count(0)  # the lock was that question's only
+    expect(second.locator(".w-locked")).to_have_count(0)  # the lock was that question's only
+    assert s.seat(0)["private"] == {}

@@ -26,26 +26,63 @@ const Box = {
   },
   // A socket that reconnects (backing off to 5 s) and again when the page
   // becomes visible: a phone that slept takes its seat back by itself.
+  // A link that drops, goes offline or is silent past SILENT_MS (the box says
+  // "alive" every few seconds even when nothing happens: controller/web/server.py
+  // KEEPALIVE_S) is said on the page at once ("connection lost: reconnecting")
+  // and opened anew; the word goes once a socket is open again.
+  SILENT_MS: 25000,
   socket(path, handlers) {
-    let ws = null, delay = 250, stopped = false, timer = null;
+    let ws = null, delay = 250, stopped = false, timer = null, heard = Date.now();
     const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
     function open() {
       if (stopped) return;
       clearTimeout(timer);
       ws = new WebSocket(url);
-      ws.onopen = () => { delay = 250; handlers.open && handlers.open(ws); };
-      ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } handlers.message(m, ws); };
+      heard = Date.now();
+      ws.onopen = () => { delay = 250; heard = Date.now(); Box.linkLost(false); handlers.open && handlers.open(ws); };
+      ws.onmessage = (ev) => {
+        heard = Date.now();
+        let m; try { m = JSON.parse(ev.data); } catch (e) { return; }
+        if (m && m.type === "alive") return;  // the box's keepalive: heard, nothing to show
+        handlers.message(m, ws);
+      };
       ws.onclose = (ev) => {
-        if (handlers.close && handlers.close(ev) === false) { stopped = true; return; }
+        if (handlers.close && handlers.close(ev) === false) { stopped = true; Box.linkLost(false); return; }
+        if (ev.code < 4000) Box.linkLost(true);  // 4000 and up: the box closed it on purpose, and the page says why
         timer = setTimeout(open, delay); delay = Math.min(5000, delay * 2);
       };
     }
+    // a link that cannot be trusted (offline, silent): said now, the old socket let go, a new one opened
+    function drop(wait) {
+      if (stopped) return;
+      Box.linkLost(true);
+      if (ws) {
+        const old = ws; ws = null;
+        old.onopen = old.onmessage = old.onclose = null;
+        try { old.close(); } catch (e) { /* closing a dead socket: nothing to do */ }
+      }
+      clearTimeout(timer); timer = setTimeout(open, wait);
+    }
+    setInterval(() => { if (ws && ws.readyState === 1 && Date.now() - heard > Box.SILENT_MS) drop(delay); }, 1000);
+    window.addEventListener("offline", () => drop(5000));
+    window.addEventListener("online", () => { delay = 250; drop(0); });
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && (!ws || ws.readyState > 1)) { delay = 250; open(); }
     });
     open();
     return { send(obj) { if (ws && ws.readyState === 1) { ws.send(JSON.stringify(obj)); return true; } return false; },
              get ws() { return ws; } };
+  },
+  // The word that the link to the box is lost, at the top of the page (made on first need).
+  linkLost(lost) {
+    let node = document.getElementById("link-lost");
+    if (!node && !lost) return;
+    if (!node) {
+      node = Box.el("div", { id: "link-lost", cls: "link-lost", role: "alert" });
+      document.body.insertBefore(node, document.body.firstChild);
+    }
+    node.textContent = Box.text("reconnecting");
+    node.className = lost ? "link-lost" : "link-lost hidden";
   },
   // The server stopped with the game: "game over, thanks" and the final scores, in place of the page.
   ended(node, m) {

@@ -23,6 +23,7 @@
   $("pack-send").textContent = Box.text("pack_send");
   $("next-start").addEventListener("click", () => send({ type: "start" }));
   let pin = sessionStorage.getItem("pin") || "", seq = 0, authed = false, pinAsked = false, state = null, joined = [], asks = [], endArmed = false, rotateArmed = false, armedTimer = null, over = false;
+  let packShown = false;  // the status and the lines say what the last upload came to
   let menu = false;  // a menu runs the evening (the welcome says): its pack row offers an uploaded pack
   const editing = new Map(); // seat -> text typed but not saved (kept across updates)
   const editingTeams = new Map(); // team -> its name typed but not saved
@@ -191,8 +192,9 @@
 
   function renderNext(m) {
     // the menu's next game and its options: each applies when that game starts
+    // (none: ``null``; a next game without its option rows is taken as none, never a page that stops drawing)
     const box = $("next-box"), list = $("next");
-    if (!m.next) { box.className = "hidden"; return; }
+    if (!m.next || !Array.isArray(m.next.options)) { box.className = "hidden"; return; }
     box.className = "";
     if (document.activeElement && document.activeElement.tagName === "SELECT" && list.contains(document.activeElement)
         && list.children.length === m.next.options.length) return;  // never close a list under the thumb
@@ -216,7 +218,7 @@
 
   function renderEvening(m) {
     // the evening's games from the menu, newest first: each with its state, who won or where it stopped
-    const games = (m.next && m.next.evening) || [], box = $("evening-box"), list = $("evening");
+    const games = (m.next && Array.isArray(m.next.evening) && m.next.evening) || [], box = $("evening-box"), list = $("evening");
     box.className = games.length ? "" : "hidden";
     $("evening-title").textContent = Box.text("evening");
     Box.clear(list);
@@ -269,13 +271,14 @@
     }
   }
 
-  // The game's end, big in place of the first bell: who won (the names the page shows now).
+  // The game's end, big in place of the first bell: who won, named as the final results on the big
+  // screen name them (a team quiz's team, not its players); nobody when nobody scored.
   function renderResult(m) {
     const node = $("result"), shown = m.live && m.finished;
     Box.clear(node);
     node.className = shown ? "first result" : "first result hidden";
     if (!shown) return;
-    const names = (m.winners || []).map((seat) => (m.players[seat] || {}).name).filter((name) => name);
+    const names = m.won_by || [];
     node.appendChild(Box.el("div", { cls: "label", text: Box.text("over") }));
     node.appendChild(Box.el("div", { cls: "name", text: names.length ? Box.text("result_won").replace("{winner}", names.join(", "))
                                                                       : Box.text("result_none") }));
@@ -308,13 +311,18 @@
   }
 
   function render(m) {
+    // a game starts: what the last upload said (a refused pack's lines) is of the evening before it
+    if ((m.live || m.starting) && !(state && (state.live || state.starting))) packSaid();
     state = m;
     renderFirst(m);
     renderResult(m);
     renderTie(m);
     renderCue(m);
-    $("title").textContent = m.title || Box.text("host_title");
-    $("phase").textContent = m.paused ? Box.text("paused") : m.phase_label;
+    // between games (none running nor starting) the header is the page's own: the closed game and its phase
+    // are over, its scores below say how it ended
+    const playing = m.live || m.starting;
+    $("title").textContent = (playing && m.title) || Box.text("host_title");
+    $("phase").textContent = m.paused ? Box.text("paused") : m.live ? (m.phase_label || "") : "";
     const note = $("note");
     // a journal that cannot be written is said first (translated by the box): the host can free space
     const said = m.journal ? m.journal : !m.live ? waiting(m) : m.paused ? Box.text("paused_note") : "";
@@ -396,7 +404,23 @@
     for (const line of answer.lines || []) lines.appendChild(Box.el("li", { text: line }));
     const saved = menu ? "pack_saved" : "pack_saved_play";
     Box.status($("status"), Box.text(answer.saved ? saved : "pack_refused"), answer.saved ? "good" : "bad");
+    if (!answer.saved) {  // a refusal stays until the host dismisses it, a pack is saved or a game starts
+      // a ✕ (drawn by the stylesheet: the status's text stays the box's one line), named for a screen reader
+      const dismiss = Box.el("button", { cls: "dismiss", type: "button", "aria-label": Box.text("dismiss"),
+                                         title: Box.text("dismiss") });
+      dismiss.addEventListener("click", () => packSaid());
+      $("status").prepend(dismiss);  // first: it floats at the top right of the word
+    }
+    packShown = true;
   });
+
+  // What the last upload said (the status and the checker's lines), gone.
+  function packSaid() {
+    if (!packShown) return;
+    packShown = false;
+    Box.status($("status"), "");
+    Box.clear($("pack-lines"));
+  }
 
   login.addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -32,24 +32,13 @@
   let seq = 0, refusedForGood = false, last = null, picking = false, over = false, askCode = null;
   let chosenCard = null;  // the hand card whose choices are open (a card with several moves)
   let lastPick = null;  // the seat list the picker drew last (drawn again, its buttons live, after an answer)
-  // A tap on a choice (a panel's titled buttons): sent, then locked in once the box took it and no longer
-  // offers that choice. Kept for this tab (a reload shows it again) while the phase it was made in lasts.
-  let sentChoice = null;
-  const LOCKED = "buzzerbox-locked";
-  let locked = null;
-  try { locked = JSON.parse(sessionStorage.getItem(LOCKED) || "null"); } catch (e) { locked = null; }
-  function lock(choice) {
-    locked = choice;
-    if (choice) sessionStorage.setItem(LOCKED, JSON.stringify(choice)); else sessionStorage.removeItem(LOCKED);
-  }
   const typed = new Map();  // what the player has typed into a text field, kept while the page is drawn again
   let sentText = null;  // the text field whose text was sent last: forgotten once the box took it
   let typingIn = null;  // the text field the player is typing in (focused again after a redraw)
   Box.status($("status"), Box.text("connecting"));
 
   // A panel's move as sent: held for the station's button when the switch is on.
-  function send(move, panel, choice) {
-    sentChoice = choice || null;
+  function send(move, panel) {
     const held = panel && panel.hold && $("hold-box").checked;
     const out = held ? { kind: panel.hold, args: { move: { kind: move.kind, args: move.args } } } : move;
     seq += 1;
@@ -67,10 +56,10 @@
   }
 
   // A panel button; one that cannot be taken back asks for a second tap within 4 s.
-  function panelButton(spec, cls, panel, choice) {
+  function panelButton(spec, cls, panel) {
     let armed = null;
     const b = button(spec.label, spec.detail, cls, () => {
-      if (!spec.confirm || armed) { clearTimeout(armed); send(spec.move, panel, choice); return; }
+      if (!spec.confirm || armed) { clearTimeout(armed); send(spec.move, panel); return; }
       b.classList.add("armed");
       b.firstChild.textContent = spec.confirm;
       armed = setTimeout(() => { armed = null; b.classList.remove("armed"); b.firstChild.textContent = spec.label; }, 4000);
@@ -96,6 +85,12 @@
       const box = Box.el("div", { cls: "w-heading" }, [Box.el("h2", { text: w.text })]);
       if (w.detail) box.appendChild(Box.el("div", { cls: "detail", text: w.detail }));
       return box;
+    },
+    // a choice the seat made and can no longer change (an all-play answer locked in), as the box keeps it:
+    // every phone and tab of the seat shows it, after a reload too
+    locked(w) {
+      return Box.el("div", { cls: "w-locked", role: "status" }, [
+        Box.el("div", { cls: "what", text: w.title }), Box.el("div", { cls: "choice", text: w.choice })]);
     },
     note(w) { return Box.el("div", { cls: "w-note tone-" + (w.tone || "plain"), text: w.text }); },
     hand(w, panel) {
@@ -155,8 +150,7 @@
       const box = Box.el("div", { cls: "w-buttons" });
       if (w.title) box.appendChild(Box.el("h3", { text: w.title }));
       const grid = Box.el("div", { cls: "grid" });
-      const choice = (b) => (w.title ? { phase: last && last.phase, title: w.title, label: b.label } : null);
-      for (const b of w.buttons) grid.appendChild(panelButton(b, "style-" + b.style, panel, choice(b)));
+      for (const b of w.buttons) grid.appendChild(panelButton(b, "style-" + b.style, panel));
       box.appendChild(grid);
       return box;
     },
@@ -186,19 +180,11 @@
     },
   };
 
-  function renderPanel(panel, m) {
+  function renderPanel(panel) {
     const node = $("private");
     Box.clear(node);
     $("hold").classList.toggle("hidden", !panel.hold);
     $("hold-label").textContent = panel.hold_label || "";
-    // a choice locked in shows while its phase lasts, until a later page offers the choice again (the next question)
-    const offered = locked && panel.widgets.some((w) => w.type === "buttons" && w.title === locked.title);
-    if (locked && (locked.seat !== seat || locked.phase !== m.phase || (offered && m.version > locked.version))) lock(null);
-    if (locked && !offered) {
-      node.appendChild(Box.el("div", { cls: "w-locked", role: "status" }, [
-        Box.el("div", { cls: "what", text: Box.text("locked_in").replace("{title}", locked.title) }),
-        Box.el("div", { cls: "choice", text: locked.label })]));
-    }
     for (const w of panel.widgets) {
       const make = draw[w.type];
       if (make) node.appendChild(make(w, panel));
@@ -227,7 +213,7 @@
     Box.clear($("moves"));
     $("moves-title").textContent = "";
     $("clip").textContent = m.clip ? Box.text("clip_" + m.clip) : "";  // the question's clip: "playing" or "paused"
-    if (m.panel) renderPanel(m.panel, m); else renderGeneric(m);
+    if (m.panel) renderPanel(m.panel); else renderGeneric(m);
     if (m.rejected) Box.status($("status"), Box.text("refused") + ": " + m.rejected, "bad");
   }
 
@@ -314,15 +300,9 @@
         Box.status($("status"), Box.text("sent"), "good");
         if (sentText !== null) typed.delete(sentText);
         sentText = null;
-        if (sentChoice && last) {
-          lock({ ...sentChoice, seat, version: last.version });
-          const still = last.panel && last.panel.widgets.some((w) => w.type === "buttons" && w.title === sentChoice.title);
-          if (!still) render(last);  // the box's page came first: show what was locked in now
-        }
-        sentChoice = null;
       }
       else if (m.type === "refused") {
-        sentText = null; sentChoice = null;
+        sentText = null;
         // the page as it was, its buttons live again: the player may correct and send again
         if (last !== null) render(last);
         else if (picking && lastPick) renderPicker(lastPick);

@@ -55,6 +55,16 @@ class AllPlayMode(ClassicMode):
             return "answered"
         return "right" if question.locked[station].choice == question.right else "missed"
 
+    def seat_view(self, station: int) -> dict[str, Any]:
+        """The choice ``station`` locked in, while its question is open: its own phones show it (a
+        reload, a second tab, another phone of the seat), never the shared screen nor the scoreboard,
+        where the others could copy it. The reveal then says everyone's."""
+        question = self.quiz.allplay
+        if question is None or question.closed_at_us is not None or self.quiz.round.phase != Phase.ALL_PLAY \
+                or station not in question.locked:
+            return {}
+        return {"locked": question.locked[station].choice}
+
     def resume(self, paused_us: int) -> None:
         """An open question's timer gets the paused time back."""
         question = self.quiz.allplay

@@ -57,6 +57,10 @@ class ClassicMode:
         """A station's status of the mode's own (None: the race's, ``QuizCore._status``)."""
         return None
 
+    def seat_view(self, station: int) -> dict[str, Any]:
+        """What only ``station``'s own phones may see (``private_view(seat)``): nothing in the race."""
+        return {}
+
     def resume(self, paused_us: int) -> None:
         """After a pause: the race's clocks are the core's (``QuizCore._resume``)."""
 
