@@ -23,7 +23,7 @@ from controller.box.session import played_of
 from controller.box.views import Publisher, messages
 from games import registry
 from games.i18n import _
-from tests.display.kiosk import Reached, Script
+from tests.display.kiosk import Reached, Script, in_the_menu
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import again_until, at_question, evening_row, until
 from tests.display.test_menu_panel import panel_of
@@ -31,7 +31,7 @@ from tests.web.conftest import Served
 from tests.web.phones import SCREENS
 from tests.web.test_host_page_small_phone import small_phone  # noqa: F401 (the fixture)
 from tests.web.test_host_pages import log_in
-from tests.web.test_menu_host_final_results import in_the_menu
+from tests.web.test_menu_host_final_results import KEPT_UP_S, PACK
 from tests.web.test_phones_quiz_teams import assert_fits_the_phone
 from tests.web.test_split_language import host_logged_in
 from tests.web.test_split_phones import port_in
@@ -128,6 +128,7 @@ def test_a_quiz_nobody_scored_in_is_won_by_nobody_on_the_host_page_and_the_menu_
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         small_phone: Any) -> None:  # noqa: F811 (the fixture)
     seen: dict[str, Any] = {}
-    in_the_menu(nobody_scored(seen, small_phone(), capsys, "en"), "en", tmp_path, monkeypatch)
+    in_the_menu(tmp_path, monkeypatch, nobody_scored(seen, small_phone(), capsys, "en"), language="en",
+                packs={"two.csv": PACK}, web=True, results_s=KEPT_UP_S)
     row = seen["row"]
     assert _("No winner") in row and _("{winner} won").format(winner="").strip() not in row, row

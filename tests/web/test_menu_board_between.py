@@ -18,12 +18,12 @@ from playwright.sync_api import expect
 
 from controller.box.views import messages
 from games.i18n import _
-from tests.display.kiosk import Reached, Script
+from tests.display.kiosk import Reached, Script, in_the_menu
 from tests.display.test_game_end_confirm import MENU_HINT, asked
 from tests.display.test_menu_evening_night import again_until, bell, first_question_won_by, until
 from tests.web.phones import SCREENS
 from tests.web.test_host_page_small_phone import small_phone  # noqa: F401 (the fixture)
-from tests.web.test_menu_host_final_results import final_results, in_the_menu
+from tests.web.test_menu_host_final_results import KEPT_UP_S, PACK, final_results
 from tests.web.test_phones_quiz_teams import assert_fits_the_phone
 from tests.web.test_split_phones import port_in
 
@@ -92,5 +92,5 @@ def test_between_the_menu_s_games_the_board_keeps_the_final_scores_and_no_word_o
     seen: dict[str, Any] = {}
     script = (ended_on_a_bell(seen, small_phone(), capsys, language) if how == "ended early"
               else after_the_results(seen, small_phone(), small_phone(), capsys, language))
-    in_the_menu(script, language, tmp_path, monkeypatch)
+    in_the_menu(tmp_path, monkeypatch, script, language=language, packs={"two.csv": PACK}, web=True, results_s=KEPT_UP_S)
     assert seen.get("between"), (how, seen)
