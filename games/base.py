@@ -526,15 +526,40 @@ class Option:
             raise OptionError(N_("option {name!r} is {value!r}: give {want}"), name=name, value=value,
                               want=_TAKES[wanted[0]])
         number = float(value) if isinstance(value, (int, float)) else None
-        if number is not None and ((self.low is not None and number < self.low)
-                                   or (self.high is not None and number > self.high)):
-            raise OptionError(N_("option {name!r} is {value!r}: give a value between {low} and {high}"), name=name,
-                              value=value, low=_plain(self.low), high=_plain(self.high))
+        if number is None or not ((self.low is not None and number < self.low)
+                                  or (self.high is not None and number > self.high)):
+            return
+        if self.high is None:  # a range open above: "between 1 and -" said nothing of the top
+            raise OptionError(N_("option {name!r} is {value!r}: give a value of {low} or more"), name=name,
+                              value=value, low=_plain(self.low))
+        if self.low is None:
+            raise OptionError(N_("option {name!r} is {value!r}: give a value of {high} or less"), name=name,
+                              value=value, high=_plain(self.high))
+        raise OptionError(N_("option {name!r} is {value!r}: give a value between {low} and {high}"), name=name,
+                          value=value, low=_plain(self.low), high=_plain(self.high))
 
 
 def _plain(bound: float | None) -> str:
     """A range's bound as a person writes it (1000000, not 1000000.0)."""
     return "-" if bound is None else format_number(bound, 0 if float(bound).is_integer() else 3)
+
+
+#: the start menu's own rows (``controller/screen/menu.py``) by their keys: the menu lists a game's
+#: options with choices as rows keyed by the option's name, so such an option named as one of these
+#: would be taken for the menu's own row (Pictomania's word list, once named "language", changed the
+#: box's language and ended the menu). ``GameSpec`` refuses it; ``category_<n>`` rows are the menu's
+#: too (a round's category). An option the menu does not list (Viva Topo's ``start`` position) is
+#: never a row: the menu reads a game's options from its game rows only
+MENU_ROWS = frozenset({"game", "players", "phones", "names", "bots", "sound", "volume", "language", "usb",
+                       "setup", "evening", "start", "category"})
+#: the prefix of the menu's per-round category rows (``category_1``, ``category_2`` ...)
+MENU_ROW_PREFIX = "category_"
+
+
+def menu_row_clash(options: Mapping[str, Option]) -> list[str]:
+    """The names of the options the start menu lists (with choices) that it keeps for its own rows."""
+    return sorted(name for name, option in options.items()
+                  if option.choices and (name in MENU_ROWS or name.startswith(MENU_ROW_PREFIX)))
 
 
 #: the one name of every game's tie window option: stamps closer than this are a
@@ -768,6 +793,16 @@ class GameSpec:
     lamp_contest: LampContestRule | None = None
     #: which of this game's event kinds show, open, pause and stop a question's clip (none: no clips)
     clip_cues: ClipCues = ClipCues()
+
+    def __post_init__(self) -> None:
+        """A game whose option the start menu lists is named as one of the menu's own rows is refused as
+        it is declared (its package fails to import, saying why in one line): the menu never takes the
+        one for the other."""
+        clash = menu_row_clash(self.options)
+        if clash:
+            raise ValueError(f"game {self.name!r}: option {clash[0]!r} is offered in the start menu under the "
+                             f"name of one of the menu's own rows; give it another name (the menu's rows: {', '.join(sorted(MENU_ROWS))}, "
+                             f"{MENU_ROW_PREFIX}<n>)")
 
     @property
     def default_options(self) -> dict[str, Any]:

@@ -130,6 +130,10 @@ class Item:
     #: says value ``k`` in the language of the moment, for values made after the row's catalogue
     #: words (the evening's games)
     said: Callable[[int], str] | None = None
+    #: a row of the chosen game's option (its key the option's name), not one of the menu's own:
+    #: only these rows are read as the game's options (``GameSpec`` refuses a listed option named
+    #: as a menu's own row, ``games.base.MENU_ROWS``)
+    option: bool = False
 
     def title(self) -> str:
         """The row's label in the language of the moment."""
@@ -271,6 +275,16 @@ class Menu:
         self._build(0, players)
 
     @staticmethod
+    def _first(item: Item, default: Any) -> int:
+        """Where a game's option row starts: on a pack of the folder's with no row left out, else on
+        the option's default, as ``buzzerbox play`` plays it (a row started on its first choice played
+        other rules: Piepmatz without crows), else its first choice, else a folder's pack that starts."""
+        whole = [k for k in item.found if not (item.found[k].problems or item.found[k].left_out)]
+        declared = [k for k in range(len(item.values)) if k not in item.found]
+        played = [k for k in declared if item.values[k] == default and type(item.values[k]) is type(default)]
+        return next(iter([*whole, *played, *declared]), next((k for k in item.found if not item.found[k].problems), 0))
+
+    @staticmethod
     def _start_on(item: Item, starts: Mapping[str, Any]) -> None:
         """A row starts on the game's start for the box's language (``GameSpec.menu_starts``),
         unless it offers a pack of the host's own (the folder's come first)."""
@@ -310,10 +324,9 @@ class Menu:
             if option.choices:
                 found = list(self.found.get(key, ())) if key in self.found else []
                 item = Item(key, option.label or key, [f.value for f in found] + [v for v, _ in option.choices],
-                            [f.title for f in found] + [n for _, n in option.choices], found=dict(enumerate(found)))
-                whole = [k for k in range(len(item.values))  # first a pack with no row left out, then any that starts
-                         if k not in item.found or not (item.found[k].problems or item.found[k].left_out)]
-                item.index = next(iter(whole), next((k for k in item.found if not item.found[k].problems), 0))
+                            [f.title for f in found] + [n for _, n in option.choices], found=dict(enumerate(found)),
+                            option=True)
+                item.index = self._first(item, option.default)
                 self._start_on(item, get_game(name).menu_starts())
                 self.items.append(item)
         self.items += self._category_rows(get_game(name).options)
@@ -529,7 +542,7 @@ class Menu:
         declared = get_game(game).options
         options = {}
         for it in self.items:
-            option = declared.get(it.key)
+            option = declared.get(it.key) if it.option else None
             # None is "off" unless the option says None means something ("host turns")
             if option is not None and it.key != "teams" and (it.value is not None or option.nullable):
                 options[it.key] = it.value
@@ -575,7 +588,7 @@ class Menu:
         declared = get_game(game).options
         rows = [{"key": it.key, "label": it.title(), "value": it.value,
                  "choices": [[value, it.shown(k)] for k, value in enumerate(it.values)]}
-                for it in self.items if it.key in declared]
+                for it in self.items if it.option and it.key in declared]
         return {"game": self.game_label(self.item("game").value), "options": rows,
                 "evening": [g.to_json() for g in self.evening]}  # the evening's games and their state
 
@@ -583,9 +596,9 @@ class Menu:
         """The host remote chose ``value`` for the menu's row ``key`` (one of
         the chosen game's options); False if there is no such row or value."""
         declared = get_game(self.games[self.item("game").value][0]).options
-        if key not in declared or not self._has(key):
+        item = next((it for it in self.items if it.option and it.key == key), None)
+        if key not in declared or item is None:
             return False
-        item = self.item(key)
         matches = [k for k, v in enumerate(item.values) if v == value and type(v) is type(value)]
         if not matches:
             return False
@@ -597,7 +610,7 @@ class Menu:
     def _options(self) -> dict[str, Any]:
         """The chosen game's options as the rows say them now."""
         declared = get_game(self.games[self.item("game").value][0]).options
-        return {it.key: it.value for it in self.items if it.key in declared and it.key != "teams"}
+        return {it.key: it.value for it in self.items if it.option and it.key in declared and it.key != "teams"}
 
     def _has(self, key: str) -> bool:
         return any(i.key == key for i in self.items)

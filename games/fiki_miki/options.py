@@ -34,6 +34,11 @@ class Variant(str, Enum):
     IIB = "IIB"
 
 
+#: each variant as the start menu says it: its number in the rulebook and what it plays (README.md)
+VARIANT_NAMES: dict[str, str] = {Variant.I.value: N_("I: four stacks and a bell"),
+                                 Variant.IIA.value: N_("II A: follow the picture"),
+                                 Variant.IIB.value: N_("II B: follow the picture with the bell")}
+
 #: players per variant (the rulebook's ranges)
 PLAYERS: dict[Variant, tuple[int, int]] = {Variant.I: (2, 6), Variant.IIA: (2, 4), Variant.IIB: (2, 4)}
 #: cards dealt to each player unless ``hand_size`` says otherwise
@@ -49,7 +54,7 @@ BAN_TO_OWN_TURN = 2
 #: every option, declared once (type, default, range, menu choices): the spec and
 #: the menu read this table, ``FikiMikiOptions.from_mapping`` checks against it
 OPTIONS: dict[str, Option] = {
-    "variant": Option(Variant.I.value, str, label=N_("Variant"), choices=tuple((v.value, v.value) for v in Variant)),
+    "variant": Option(Variant.I.value, str, label=N_("Variant"), choices=tuple(VARIANT_NAMES.items())),
     "open_hands": Option(False, bool, label=N_("Hands (variant I)"),
                          choices=((False, N_("on phones")), (True, N_("open on screen")))),
     "threshold": Option(10, int, low=1, high=100, label=N_("Pictures to ring"), choices=((8, "8"), (10, "10"), (12, "12"))),

@@ -2,7 +2,7 @@
 phones, the station bell takes the bonus tokens (rules: README.md here).
 
 ``engine`` is the pure rules core (the word cards are passed in: ``new_engine``
-loads the ``language`` option's list), ``bots`` the simulated players and host,
+loads the ``words`` option's list), ``bots`` the simulated players and host,
 ``words`` our own word lists, ``scene`` the shared screen.
 """
 
@@ -27,7 +27,7 @@ from games.pictomania.engine import (
     SWAP,
     PictomaniaEngine,
 )
-from games.pictomania.options import FALLBACK_WORDS, OPTIONS, RULES_VERSION
+from games.pictomania.options import FALLBACK_WORDS, OPTIONS, RULES_VERSION, current_names
 from games.pictomania.strip import worded_strip
 from games.pictomania.words import available_languages, load_words
 
@@ -42,15 +42,18 @@ def words_language(chosen: Any) -> str:
 
 
 def new_engine(settings: GameSettings) -> PictomaniaEngine:
-    return PictomaniaEngine(settings, load_words(words_language(settings.options.get("language"))))
+    # an older journal names the list "language" (``options.OLD_NAMES``)
+    return PictomaniaEngine(settings, load_words(words_language(current_names(settings.options).get("words"))))
 
 
 class PictomaniaSpec(GameSpec):
     """Pictomania's spec: its settings name the word list actually dealt from,
-    so a journal replays the same cards whatever language the replaying box speaks."""
+    so a journal replays the same cards whatever language the replaying box speaks. The list's
+    older name (``--option language=cs``) is taken as ``words``."""
 
     def settings(self, players: int, seed: int = 0, **options: Any) -> GameSettings:
-        return super().settings(players, seed, **{**options, "language": words_language(options.get("language"))})
+        options = current_names(options)
+        return super().settings(players, seed, **{**options, "words": words_language(options.get("words"))})
 
 
 def scenario_step(step: Mapping[str, Any], t_us: int) -> Action | None:

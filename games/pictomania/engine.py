@@ -7,7 +7,7 @@ plays them and every decision taken here: ``games/pictomania/README.md``.
 
 Why the word cards are a constructor argument: the engine does no I/O, and the
 word lists are package data read by ``games.pictomania.words.load_words``. The
-``language`` option only names the list for the journal; whoever builds the
+``words`` option only names the list for the journal; whoever builds the
 engine (the game's SPEC, the bots, the tests) loads and passes the cards.
 
 Phases: ``cards`` (three word cards on show; the host may swap one nobody
@@ -50,6 +50,7 @@ from games.pictomania.options import (
     SCORING_TOKENS,
     SCORING_TOKENS_RULES_2,
     TOKEN_TABLE,
+    current_names,
 )
 from games.pictomania.words import DECKS, WORDS_PER_CARD, WordCard
 from games.rules_version import RULES_OPTION
@@ -185,7 +186,7 @@ class PictomaniaOptions:
 
     #: the list the words came from (the spec resolves "as the box" before a game
     #: starts; an engine made without it names the English list its caller loads)
-    language: str = FALLBACK_WORDS
+    words: str = FALLBACK_WORDS
     deck_plan: DeckPlan = DeckPlan(OPTIONS["deck_plan"].default)
     harsher: bool = bool(OPTIONS["harsher"].default)
     token_choice: bool = bool(OPTIONS["token_choice"].default)
@@ -201,10 +202,11 @@ class PictomaniaOptions:
     @classmethod
     def from_mapping(cls, options: Mapping[str, Any]) -> PictomaniaOptions:
         """Check the options one by one; the first bad one raises a one-line error."""
-        values = checked_options(OPTIONS, options, "Pictomania", RETIRED, PictomaniaOptionError)
-        lang = values["language"] if values["language"] is not None else cls.language
+        # an older journal names the word list "language"
+        values = checked_options(OPTIONS, current_names(options), "Pictomania", RETIRED, PictomaniaOptionError)
+        lang = values["words"] if values["words"] is not None else cls.words
         if not 2 <= len(lang) <= 3 or not lang.isalpha():
-            raise PictomaniaError(f"option language: {lang!r} is not a code like 'en' or 'cs'")
+            raise PictomaniaError(f"option words: {lang!r} is not a code like 'en' or 'cs'")
         try:
             deck_plan = DeckPlan(values["deck_plan"])
         except ValueError:
@@ -213,14 +215,14 @@ class PictomaniaOptions:
             ) from None
         bonus = _per_count("bonus_tokens", DEFAULT_BONUS_TOKENS, values["bonus_tokens"] or {}, 0)
         scoring = _scoring_tokens(values["scoring_tokens"], values[RULES_OPTION])
-        return cls(language=lang, deck_plan=deck_plan, harsher=values["harsher"], token_choice=values["token_choice"],
+        return cls(words=lang, deck_plan=deck_plan, harsher=values["harsher"], token_choice=values["token_choice"],
                    learning_round=values["learning_round"], allow_swap=values["allow_swap"],
                    tie_window_us=values[TIE_WINDOW],
                    scoring_tokens=scoring, bonus_tokens=bonus, rules_version=values[RULES_OPTION])
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "language": self.language,
+            "words": self.words,
             "deck_plan": self.deck_plan.value,
             "harsher": self.harsher,
             "token_choice": self.token_choice,

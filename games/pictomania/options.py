@@ -5,6 +5,9 @@ the start menu read this table; the engine checks its settings against it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from games.base import TIE_WINDOW, Option, tie_window_option
 from games.i18n import N_
 from games.pictomania.words import available_languages
@@ -33,8 +36,9 @@ SCORING_TOKENS: dict[int, tuple[int, ...]] = {
 #: rules 1-2: one list for every player count, n players use the first n - 1
 SCORING_TOKENS_RULES_2: tuple[int, ...] = (4, 3, 3, 2, 2)
 
-#: which deck each round deals from: "rising" (deck 1 to 4) or "easiest" (deck 1 every round)
-DECK_PLANS = ("rising", "easiest")
+#: which deck each round deals from: "rising" (deck 1 to 4) or "easiest" (deck 1 every round),
+#: and how the start menu says each
+DECK_PLANS: dict[str, str] = {"rising": N_("deck 1 to 4 (harder each round)"), "easiest": N_("deck 1 every round")}
 #: how the simulated players pace themselves: "table" as people do (20-60 s of
 #: drawing), "demo" quick enough that a demo reaches a reveal within seconds.
 #: Only the bots read it; the rules do not.
@@ -48,13 +52,30 @@ def _flag(default: bool, label: str) -> Option:
 
 #: the word list when neither the option nor the box's language names one that exists
 FALLBACK_WORDS = "en"
+#: each word list's language as the start menu says it (a list added under ``words/`` names its language here)
+WORD_LISTS: dict[str, str] = {"cs": N_("Czech"), "en": N_("English"), "pl": N_("Polish")}
+#: the options' names in older journals -> their names now: the word list was "language", the name
+#: of the start menu's own Language row (the menu took the one for the other: ``games.base.MENU_ROWS``)
+OLD_NAMES: dict[str, str] = {"language": "words"}
+
+
+def current_names(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` under today's names (an older journal's, an older ``--option language=cs``): an old
+    name's value goes to its new name unless that is given too."""
+    current = {name: value for name, value in options.items() if name not in OLD_NAMES}
+    for old, new in OLD_NAMES.items():
+        if old in options:
+            current.setdefault(new, options[old])
+    return current
+
 
 OPTIONS: dict[str, Option] = {
     # names the word list the cards came from; None: the box's language where a list
     # exists, else English (the spec's settings resolve it, so the journal records a code)
-    "language": Option(None, str, label=N_("Words"),
-                       choices=((None, N_("the box's language")), *((lang, lang) for lang in available_languages()))),
-    "deck_plan": Option("rising", str, label=N_("Decks"), choices=tuple((p, p) for p in DECK_PLANS)),
+    "words": Option(None, str, label=N_("Words"),
+                    choices=((None, N_("the box's language")),
+                             *((lang, WORD_LISTS.get(lang, lang)) for lang in available_languages()))),
+    "deck_plan": Option("rising", str, label=N_("Decks"), choices=tuple(DECK_PLANS.items())),
     # one bonus token fewer; the round ends when the last is taken
     "harsher": _flag(False, N_("Harsher game")),
     # the rulebook lets a player take a lower bonus token or none (the phone's "done"

@@ -43,7 +43,8 @@ OPTIONS: dict[str, Option] = {
     "squirrels": _counts(DEFAULT_SQUIRRELS, N_("Squirrels"), 0, 3, 9),
     "pair_points": Option(5, int, low=0, high=20, label=N_("Points per pair"), choices=((3, "3"), (5, "5"), (7, "7"))),
     "majority": Option(Majority.UNPAIRED.value, str, label=N_("Majority counts"),
-                       choices=tuple((m.value, m.value) for m in Majority)),
+                       choices=((Majority.UNPAIRED.value, N_("birds not in a pair")),
+                                (Majority.ALL.value, N_("every bird")))),
     # the species left out with 2 players (None: play with all six)
     "removed_species": Option(SPECIES[-1], str, nullable=True, label=N_("Left out with 2 players"),
                               choices=((SPECIES[-1], SPECIES[-1]), (None, N_("none")))),

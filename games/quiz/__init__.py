@@ -158,8 +158,10 @@ class QuizSpec(GameSpec):
 
     def menu_starts(self) -> dict[str, Any]:
         """The menu's pack row starts on the shipped pack in the box's language
-        (a Polish box: the Polish pack), when the packs folder offers none of the host's own."""
-        pack = language_pack(current_language())
+        (a Polish box: the Polish pack), when the packs folder offers none of the host's own; in a
+        language without one, the first shipped pack: the menu never starts a quiz without questions
+        (``play``'s default, the host's own questions read aloud, is a row away)."""
+        pack = language_pack(current_language()) or next(iter(SHIPPED_PACKS), None)
         return {} if pack is None else {"pack": pack}
 
     def menu_fit(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], tuple[str, ...]]:

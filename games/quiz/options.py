@@ -60,8 +60,8 @@ RULE_NAMES: dict[str, str] = {
 BOWL_NIGHT: list[dict[str, object]] = [{"questions": 5}, {"rules": "bowl", "questions": 10}]
 
 OPTIONS: dict[str, Option] = {
-    # a pack first: the menu's default must not start a quiz with no questions (the
-    # menu puts the packs folder's own packs before these)
+    # the menu starts on a shipped pack (``QuizSpec.menu_starts``), never on a quiz with no
+    # questions (the menu puts the packs folder's own packs before these)
     "pack": Option(None, str, label=N_("Question pack"),
                    choices=(*((name, label) for name, label in SHIPPED_PACKS.items()),
                             (None, N_("host's own")))),
@@ -82,7 +82,7 @@ OPTIONS: dict[str, Option] = {
                     choices=tuple((None if name == "classic" else name, label) for name, label in RULE_NAMES.items())),
     "answer_time_us": Option(None, int, low=0, label=N_("Answer timer"),
                              choices=((None, N_("off")), (10_000_000, N_("10 s")), (20_000_000, N_("20 s")), (30_000_000, N_("30 s")))),
-    "questions": Option(None, int, low=0, label=N_("Questions"), choices=((None, N_("until stopped")), (10, "10"), (20, "20"))),
+    "questions": Option(None, int, low=1, label=N_("Questions"), choices=((None, N_("until stopped")), (10, "10"), (20, "20"))),
     "teams": Option(None, object, label=N_("Teams"), choices=((None, N_("off")), (2, N_("pairs")))),
     "demo_questions": Option(None, int, low=1),
     "pack_questions": Option(None, list, internal=True),

@@ -83,3 +83,24 @@ def test_the_quiz_engine_knows_the_options_its_spec_declares_and_no_other() -> N
     """One list of the quiz's option names (games/quiz/options.py): ``QuizOptions`` only
     holds the values the engine plays for those not given."""
     assert set(QuizOptions.__dataclass_fields__) == set(get("quiz").options)
+
+
+def test_a_game_offering_an_option_under_a_menu_row_s_name_is_refused_in_one_line() -> None:
+    """The start menu lists a game's options with choices as rows keyed by their names: one named
+    as a row of the menu's own (Pictomania's word list was "language") stood for that row."""
+    from dataclasses import replace
+
+    from games.base import MENU_ROWS, Option
+    from tests.toy.tally import SPEC
+
+    listed = Option(None, str, label="Words", choices=((None, "as the box"), ("en", "English")))
+    for name in sorted(MENU_ROWS) + ["category_2"]:
+        with pytest.raises(ValueError) as refused:
+            replace(SPEC, options={**SPEC.options, name: listed})
+        said = str(refused.value)
+        assert said.splitlines() == [said] and f"option {name!r}" in said and "give it another name" in said, said
+    # an option the menu does not list is no row (Viva Topo's "start" position); every game passes
+    assert replace(SPEC, options={**SPEC.options, "start": Option(None, dict)}).options["start"].default is None
+    from games.registry import packages
+
+    assert available() == list(packages())  # every registered game declares itself without a clash

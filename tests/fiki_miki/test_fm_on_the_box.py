@@ -53,5 +53,7 @@ def test_the_menu_lists_phone_games_and_offers_the_variants() -> None:
     names = [menu.game_label(k) for k in range(len(games))]
     assert names[0] == get("quiz").title and names[1] == "Fiki Miki (phones or open hands)" and names[2] == "Piepmatz (phones)"
     menu.key("right")  # choose Fiki Miki
-    assert menu.item("variant").names == ["I", "IIA", "IIB"]
+    assert menu.item("variant").values == ["I", "IIA", "IIB"]
+    assert menu.item("variant").names == ["I: four stacks and a bell", "II A: follow the picture",
+                                          "II B: follow the picture with the bell"]
     assert menu.item("open_hands").names == ["on phones", "open on screen"]

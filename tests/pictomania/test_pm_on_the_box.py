@@ -54,9 +54,9 @@ def test_headless_demo_plays_it(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_options_come_from_the_engine_and_the_word_lists() -> None:
     spec = get("pictomania")
     assert spec.phones_needed()
-    assert {v for v, _ in spec.options["language"].choices} >= {"en", "cs"}
-    engine = spec.new_engine(spec.settings(3, 1, language="cs"))
-    assert engine.options.language == "cs"
+    assert {v for v, _ in spec.options["words"].choices} >= {"en", "cs"}
+    engine = spec.new_engine(spec.settings(3, 1, words="cs"))
+    assert engine.options.words == "cs"
 
 
 @pytest.mark.parametrize("players", [3, 6])

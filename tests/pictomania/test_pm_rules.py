@@ -208,7 +208,8 @@ def test_host_moves_follow_the_phases(table):
     ({"scoring_tokens": [4, 3]}, "scoring_tokens"),
     ({"bonus_tokens": {"4": [3, 2, 1]}}, "bonus_tokens[4]"),
     ({"bonus_tokens": {"9": [1]}}, "bonus_tokens"),
-    ({"language": 5}, "language"),
+    ({"words": 5}, "words"),
+    ({"language": 5}, "words"),  # a journal of before the word list was "words"
     ({"colour": "red"}, "colour"),
 ])
 def test_a_bad_option_is_refused_in_one_line_naming_it(options, named):

@@ -5,7 +5,7 @@ syntax fault in our words (games/files.py ``json_fault``, shared with the
 question packs and scenarios), never the json module's English.
 
 A host adds a list as ``games/pictomania/words/<code>.json`` and plays it with
-``buzzerbox play pictomania --option language=<code>`` (WORDS.md): these tests
+``buzzerbox play pictomania --option words=<code>`` (WORDS.md): these tests
 go that way, with the words folder pointed at a temporary one.
 """
 
@@ -99,7 +99,7 @@ def test_play_refuses_a_broken_word_list_in_one_line_of_the_hosts_language(
     (folder / "de.json").write_text(text(), encoding="utf-8")
     monkeypatch.setattr(words, "WORDS_DIR", folder)
     status, err = one_line_ending(lambda: main(["--lang", language, "play", "pictomania", "--web", "0", "--headless",
-                                                "--seconds", "1", "--option", "language=de"]), capsys)
+                                                "--seconds", "1", "--option", "words=de"]), capsys)
     set_language("en")
     assert status in (1, 2) and "Traceback" not in err and len(err.strip().splitlines()) == 1, err
     line = said(language, expected)

@@ -194,17 +194,34 @@ def test_the_words_follow_the_box_language_unless_chosen_and_the_settings_name_t
     spec = get("pictomania")
     try:
         set_language("cs")
-        assert spec.settings(3, 1).options["language"] == "cs"
-        assert spec.settings(3, 1, language="en").options["language"] == "en"
+        assert spec.settings(3, 1).options["words"] == "cs"
+        assert spec.settings(3, 1, words="en").options["words"] == "en"
         set_language("pl")  # a Polish box deals the Polish cards
-        assert spec.settings(3, 1).options["language"] == "pl"
+        assert spec.settings(3, 1).options["words"] == "pl"
         set_language("cs")
         czech = spec.new_engine(spec.settings(3, 1))
     finally:
         set_language("en")
-    replayed = spec.new_engine(spec.settings(3, 1, **{"language": "cs"}))
-    assert czech.options.language == "cs"
+    replayed = spec.new_engine(spec.settings(3, 1, **{"words": "cs"}))
+    assert czech.options.words == "cs"
     assert czech.public_view() == replayed.public_view()
+
+
+def test_a_journal_that_names_the_list_language_deals_the_same_cards() -> None:
+    """The option was ``language`` before it was ``words`` (the start menu took it for its own
+    Language row): a journal of then replays the list it names, and ``--option language=cs`` still
+    chooses it."""
+    from games.base import GameSettings
+    from games.registry import get
+
+    spec = get("pictomania")
+    now = spec.settings(3, 1, words="cs")
+    then = GameSettings(3, 1, {**{k: v for k, v in now.options.items() if k != "words"}, "language": "cs"})
+    replayed = spec.new_engine(then)
+    assert replayed.options.words == "cs"
+    assert replayed.public_view() == spec.new_engine(now).public_view()
+    assert spec.settings(3, 1, language="pl").options["words"] == "pl"
+    assert "language" not in spec.settings(3, 1, language="pl").options
 
 
 def test_a_list_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
