@@ -201,11 +201,11 @@ class Outcome:
 
 def best_of(scores: Sequence[int]) -> tuple[int, ...]:
     """The players with the top score (all of them when it is shared); nobody
-    when nobody scored: everyone on the same score of nothing (or less) is no
-    win (a quiz where every answer was missed has no winner, not everyone)."""
+    when nobody scored: a top of nothing (or less) is no win (a quiz where
+    every answer was missed has no winner, not everyone; a penalty quiz's
+    player on 0 beside one on -1 scored nothing either)."""
     top = max(scores, default=0)
-    best = tuple(p for p, s in enumerate(scores) if s == top)
-    return () if top <= 0 and len(best) == len(scores) else best
+    return () if top <= 0 else tuple(p for p, s in enumerate(scores) if s == top)
 
 
 @runtime_checkable

@@ -615,7 +615,6 @@ class DecidingGame:
         deadline = time.monotonic() + CLOSE_WAIT_S
         said = False
         box.handed_over()  # (the deciding thread stopped: this is no pause of the box's)
-        box.results_keys = None  # (nothing decides host keys any more: a host button's press is the game's)
         while True:
             box.arrived.clear()
             with box.lock:
@@ -642,6 +641,9 @@ class DecidingGame:
         written, the viewers told; ``link``'s outbox is the evening's: kept open."""
         box = self.box
         box.first_lamp = None  # what the close still decides (box.end) lights nothing after all_off
+        # the deciding thread has stopped: a host button's press the close still takes is the game's, journaled
+        # (and refused by a finished game), never handed to host keys nobody decides any more
+        box.results_keys = None
         try:
             if self.lights is not None:
                 self.lights.all_off()

@@ -44,7 +44,7 @@ def ranking(view: View) -> list[tuple[int, list[int], int]]:
 
 def won_stations(rows: list[tuple[int, list[int], int]]) -> set[int]:
     """The stations that won, of ``ranking``'s rows: the first place's, unless nobody
-    scored (the games' one rule, ``games.base.best_of``: everyone on nothing is no win)."""
+    scored (the games' one rule, ``games.base.best_of``: a top of nothing is no win)."""
     if not best_of([score for _place, _members, score in rows]):
         return set()
     return {s for place, members, _score in rows if place == 1 for s in members}
