@@ -7,9 +7,11 @@ for 25 s kept showing "Sent" and its stale hand, with no sign of trouble."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
-from playwright.sync_api import expect
+from playwright.sync_api import WebSocketRoute, expect
 
 from controller.web.server import KEEPALIVE_S
 from games.i18n import _
@@ -29,6 +31,21 @@ WATCH_LOST = """() => {
     if (node && !node.classList.contains("hidden")) window.lostSeen += 1;
   }).observe(document.body, { subtree: true, childList: true, attributes: true });
 }"""
+
+
+def without_alive(route: WebSocketRoute, alive: list[str]) -> None:
+    """The page's socket to the box, the box's "alive" held back (noted in ``alive``): the page hears
+    only the game, so its silence is the test's, whenever the box's real 10 s timer fires."""
+    box = route.connect_to_server()
+
+    def from_box(message: str | bytes) -> None:
+        if isinstance(message, str) and json.loads(message).get("type") == "alive":
+            alive.append(message)
+        else:
+            route.send(message)
+
+    box.on_message(from_box)
+    route.on_message(box.send)
 
 
 def fiki_miki(served: Any) -> Served:
@@ -61,6 +78,8 @@ def test_a_page_that_hears_nothing_from_the_box_says_the_link_is_lost_and_reconn
     assert KEEPALIVE_S * 2 <= SILENT_MS / 1000  # a keepalive missed once is no lost link
     s = fiki_miki(served)
     player = phone()
+    alive: list[str] = []
+    player.route_web_socket(re.compile(".*"), lambda route: without_alive(route, alive))
     player.clock.install()  # the page's timers on a clock the test moves
     s.take_seat(player, 0)
     expect(player.locator(".w-hand .card.legal")).to_have_count(2)
@@ -72,3 +91,8 @@ def test_a_page_that_hears_nothing_from_the_box_says_the_link_is_lost_and_reconn
     player.clock.run_for(1_000)
     expect(player.locator("#link-lost")).to_be_hidden()  # the new socket is open: the word goes
     expect(player.locator(".w-hand .card.legal")).to_have_count(2)  # the seat kept, its hand still there
+    for _look in range(round(KEEPALIVE_S * 30)):  # the box does say "alive" (held back from the page), by
+        if alive:  # its real timer: each look lets Playwright take the socket's messages (a hang guard only)
+            break
+        player.wait_for_timeout(100)
+    assert alive, "the box said no 'alive' on the page's socket"
