@@ -41,7 +41,7 @@ from games.base import Action, BuzzerBoxError, GameEvent
 from games.i18n import _
 
 #: the channel's message format; both ends of a channel must speak the same one
-PROTOCOL = 11
+PROTOCOL = 12
 
 
 class ChannelError(BuzzerBoxError):

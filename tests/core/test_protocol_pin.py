@@ -18,7 +18,7 @@ from typing import Any
 from controller import protocol as p
 
 #: PROTOCOL and each message's (and value object's) shape digest, as pinned
-PINNED = (11, {
+PINNED = (12, {
     "view": "86159e4b659fdc7c",
     "opened": "ba0d07c49b303389",
     "refused": "5b54cdd3ff165e0a",
@@ -59,7 +59,7 @@ PINNED = (11, {
     "value Edge": "56c46ffb4c038acc",
     "value InputNotice": "6ce8cf2875a0214b",
     "value Watermark": "b98bd53b1efb827d",
-    "value Played": "ee532e28f1912b4c",
+    "value Played": "59c4f7887d6adf2d",
     "value PhonesPanel": "4453b460aca43593",
     "value Bots": "7b2e09fe7b263d93",
     "value NewGame": "b2af6463d9382ddc",
