@@ -47,7 +47,9 @@ def phase_ids(game: str) -> set[str]:
 @pytest.mark.parametrize("game", registry.available())
 def test_no_refusal_hands_a_phase_id_to_the_reader(game: str) -> None:
     ids = phase_ids(game)
-    assert ids, f"{game}: no Phase enum found"
+    if not ids:  # a game without a Phase enum (a toy of tests/toy) has no phase id to hand over; ours all have one
+        assert not registry.package_of(game).startswith("games."), f"{game}: no Phase enum found"
+        return
     wrong = sorted({f"{exc.reason!s}: {key}={value!r}" for exc in refusals(game)
                     for key, value in exc.arguments.items() if key != "kind" and isinstance(value, str) and value in ids})
     assert not wrong, f"{game}: refusals name the engine's phase: {wrong[:6]}"
