@@ -9,10 +9,8 @@ under SCREENS."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from controller.box.inputs import HOST_STATION
@@ -23,6 +21,7 @@ from games.quiz import PACKS_DIR
 from tests.processes import HANG_S
 from tests.web.conftest import Served
 from tests.web.phones import SCREENS
+from tests.web.test_host_page_small_phone import small_phone  # noqa: F401 (the fixture)
 from tests.web.test_host_pages import log_in
 from tests.web.test_phones_quiz_teams import assert_fits_the_phone
 
@@ -31,23 +30,13 @@ NAMES = ["Žofie Přemyslová", "Maximilián Dvořá", "WWWWWWWWWWWWWWWW", "Bart
          "Jindřich Holeček"]
 
 
-@pytest.fixture
-def small(phone: Any) -> Callable[[], Any]:
-    """New pages on a small phone held upright (360x640), each its own browser context (its own phone)."""
-
-    def new_page() -> Any:
-        page = phone()
-        page.set_viewport_size({"width": 360, "height": 640})
-        return page
-
-    return new_page
 
 
-def test_a_phone_that_asked_for_a_held_seat_may_choose_a_free_one(served: Any, small: Any) -> None:
+def test_a_phone_that_asked_for_a_held_seat_may_choose_a_free_one(served: Any, small_phone: Any) -> None:  # noqa: F811 (the fixture)
     set_language("en")
     s: Served = served("hands", 3)
-    s.take_seat(small(), 0)
-    asker = small()
+    s.take_seat(small_phone(), 0)
+    asker = small_phone()
     asker.goto(s.server.join_url())
     asker.locator(".pick button[data-seat='0']").click()  # held by the first phone: asked of the host
     expect(asker.locator("#ask-code")).to_have_text(re.compile(r"^\d{4}$"))
@@ -57,7 +46,7 @@ def test_a_phone_that_asked_for_a_held_seat_may_choose_a_free_one(served: Any, s
         expect(asker.locator(f".pick button[data-seat='{seat}']")).to_be_enabled()
     asker.screenshot(path=str(SCREENS / "phone-asked-360.png"), full_page=True, scale="css")
     code = asker.locator("#ask-code").inner_text()
-    host = small()
+    host = small_phone()
     log_in(host, s)
     host.locator(f".takeover[data-code='{code}'] button.deny").click()  # the host keeps the seat where it is
     expect(asker.locator("#status.bad")).to_have_text(messages()["pick_denied"])
@@ -71,10 +60,10 @@ def test_a_phone_that_asked_for_a_held_seat_may_choose_a_free_one(served: Any, s
     expect(host.locator(".takeover")).to_have_count(0)
 
 
-def test_a_team_name_the_tv_cannot_draw_is_refused_on_the_phone_in_one_line(served: Any, small: Any) -> None:
+def test_a_team_name_the_tv_cannot_draw_is_refused_on_the_phone_in_one_line(served: Any, small_phone: Any) -> None:  # noqa: F811 (the fixture)
     set_language("en")
     s: Served = served("quiz", 4, ["Anna", "Ben", "Cleo", "Dan"], rules="teams", pages=True)
-    page = s.take_seat(small(), 0)
+    page = s.take_seat(small_phone(), 0)
     heading = page.locator(".w-heading h2")
     expect(heading).to_have_text("Your team: Team 1")
     field, save = page.locator(".w-text input"), page.locator(".w-text button")
@@ -93,9 +82,9 @@ def test_a_team_name_the_tv_cannot_draw_is_refused_on_the_phone_in_one_line(serv
     s.wait(lambda: s.public["team_names"] == ["Sýkorky", ""])
 
 
-def test_names_of_16_letters_without_a_space_fit_the_page_and_the_scoreboard(served: Any, small: Any) -> None:
+def test_names_of_16_letters_without_a_space_fit_the_page_and_the_scoreboard(served: Any, small_phone: Any) -> None:  # noqa: F811 (the fixture)
     s: Served = served("pictomania", 6, NAMES, lang="cs")
-    picker = small()
+    picker = small_phone()
     picker.goto(s.server.join_url())
     expect(picker.locator(".pick button")).to_have_count(6)
     assert_fits_the_phone(picker)
@@ -108,7 +97,7 @@ def test_names_of_16_letters_without_a_space_fit_the_page_and_the_scoreboard(ser
     expect(page.locator(".w-guesses")).to_have_count(2)  # the guess pad and the bonus token's keys
     assert_fits_the_phone(page)
     page.screenshot(path=str(SCREENS / "phone-long-names-360.png"), full_page=True, scale="css")
-    board = small()
+    board = small_phone()
     board.goto(s.server.board_url())
     expect(board.locator("#players tr")).to_have_count(6)
     expect(board.locator("#players")).to_contain_text("WWWWWWWWWWWWWWWW")
@@ -117,13 +106,13 @@ def test_names_of_16_letters_without_a_space_fit_the_page_and_the_scoreboard(ser
 
 
 def test_an_all_play_phone_shows_the_answer_it_locked_in_after_a_reload_and_in_a_second_tab(
-        served: Any, small: Any) -> None:
+        served: Any, small_phone: Any) -> None:  # noqa: F811 (the fixture)
     """The box keeps the choice locked in, in the seat's own view (it was the tab's sessionStorage: a
     second tab of the seat offered the choices again); no other seat's page has it."""
     set_language("en")
     s: Served = served("quiz", 2, rules="all-play", questions=2, pack=str(PACKS_DIR / "en-general.csv"),
                        answer_time_us=int(HANG_S * 1_000_000), pages=True)
-    page, other = s.take_seat(small(), 0), s.take_seat(small(), 1)
+    page, other = s.take_seat(small_phone(), 0), s.take_seat(small_phone(), 1)
     s.host("arm")
     s.wait(lambda: s.public["phase"] == "all_play")
     answers = page.locator(".w-buttons button")
